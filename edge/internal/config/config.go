@@ -1,0 +1,73 @@
+// Package config reads the edge's settings from the environment. Every
+// variable the edge understands is listed here (and in the README), with its
+// default, so a newcomer can see the whole surface in one file.
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// Config is the edge's whole configuration.
+type Config struct {
+	// Addr is the public listener (LISTEN_ADDR, default ":8080").
+	Addr string
+	// DatabaseURL selects PostgreSQL when set (DATABASE_URL). Empty means the
+	// embedded SQLite file under DataDir.
+	DatabaseURL string
+	// DataDir holds the SQLite file and other local state (DATA_DIR, default "data").
+	DataDir string
+	// RendererURL points at an external renderer (RENDERER_URL). Empty means
+	// the edge starts the renderer itself as a child process.
+	RendererURL string
+	// RendererPort is the loopback port of the child renderer (RENDERER_PORT, default 3001).
+	RendererPort int
+	// SSRDir is the renderer's folder: server.js and build/ (SSR_DIR, default "../ssr").
+	SSRDir string
+	// PublicURL is the site's canonical origin, used for canonical links,
+	// the sitemap and cookie security (PUBLIC_URL, default "http://localhost:8080").
+	PublicURL string
+	// ShutdownTimeout bounds how long SIGTERM waits for in-flight requests
+	// (SHUTDOWN_TIMEOUT, default 15s).
+	ShutdownTimeout time.Duration
+	// RendererTimeout bounds one proxied page request (RENDERER_TIMEOUT, default 30s).
+	RendererTimeout time.Duration
+}
+
+// Load reads the environment.
+func Load() Config {
+	return Config{
+		Addr:            env("LISTEN_ADDR", ":8080"),
+		DatabaseURL:     os.Getenv("DATABASE_URL"),
+		DataDir:         env("DATA_DIR", "data"),
+		RendererURL:     os.Getenv("RENDERER_URL"),
+		RendererPort:    envInt("RENDERER_PORT", 3001),
+		SSRDir:          env("SSR_DIR", filepath.Join("..", "ssr")),
+		PublicURL:       env("PUBLIC_URL", "http://localhost:8080"),
+		ShutdownTimeout: envDuration("SHUTDOWN_TIMEOUT", 15*time.Second),
+		RendererTimeout: envDuration("RENDERER_TIMEOUT", 30*time.Second),
+	}
+}
+
+func env(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func envInt(key string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envDuration(key string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(os.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,92 @@
+// Package storage opens the edge's database through gorm: the embedded,
+// cgo-free SQLite by default, PostgreSQL when a URL is given. It also runs
+// the versioned migrations (migrations.go) at start.
+package storage
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/glebarez/sqlite"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// DB is the database handle shared by every feature package.
+type DB struct {
+	*gorm.DB
+	// Postgres is true on PostgreSQL (LISTEN/NOTIFY and other server-only features).
+	Postgres bool
+	// DSN is the connection string it was opened with.
+	DSN string
+}
+
+// Open connects to PostgreSQL when databaseURL is set, otherwise to the
+// SQLite file omnibus.db under dataDir (created if missing), then migrates.
+func Open(databaseURL, dataDir string) (*DB, error) {
+	if databaseURL != "" {
+		return OpenPostgres(databaseURL)
+	}
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("storage: data dir: %w", err)
+	}
+	return OpenSQLite(filepath.Join(dataDir, "omnibus.db"))
+}
+
+// OpenSQLite opens (or creates) a SQLite file and migrates it.
+func OpenSQLite(path string) (*DB, error) {
+	// WAL lets readers run beside the writer; busy_timeout waits for a lock
+	// instead of failing at once; foreign keys are off by default in SQLite.
+	dsn := path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)"
+	g, err := gorm.Open(sqlite.Open(dsn), gormConfig())
+	if err != nil {
+		return nil, fmt.Errorf("storage: open sqlite: %w", err)
+	}
+	db := &DB{DB: g, DSN: dsn}
+	return db, db.migrate()
+}
+
+// OpenPostgres connects to PostgreSQL and migrates it.
+func OpenPostgres(url string) (*DB, error) {
+	g, err := gorm.Open(postgres.Open(url), gormConfig())
+	if err != nil {
+		return nil, fmt.Errorf("storage: open postgres: %w", err)
+	}
+	db := &DB{DB: g, Postgres: true, DSN: url}
+	return db, db.migrate()
+}
+
+// Ping reports whether the database answers (used by /readyz).
+func (db *DB) Ping() error {
+	sqlDB, err := db.DB.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Ping()
+}
+
+// Close releases the connections.
+func (db *DB) Close() error {
+	sqlDB, err := db.DB.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint failure on
+// either database.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505") || strings.Contains(s, "duplicate key")
+}
+
+func gormConfig() *gorm.Config {
+	return &gorm.Config{Logger: logger.Default.LogMode(logger.Silent), TranslateError: true}
+}

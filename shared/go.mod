@@ -1,0 +1,3 @@
+module omnibus/shared
+
+go 1.26.0

@@ -1,0 +1,13 @@
+// Package shared holds the contracts that both the edge (Go) and the renderer
+// (Node) read: the route table, the site content and the API shapes. The Go
+// side embeds the same JSON files the renderer imports, so the two can never
+// disagree about which pages exist.
+package shared
+
+import _ "embed"
+
+// RoutesJSON is routes.json: every page of the site with its layout, title,
+// description and cache policy.
+//
+//go:embed routes.json
+var RoutesJSON []byte
