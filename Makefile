@@ -1,0 +1,61 @@
+# Omnibus marketing site. Two commands matter:
+#   make run   - installs everything, builds both sides, serves http://localhost:8080 (SQLite)
+#   make test  - runs every test (Go on SQLite and PostgreSQL, vitest, Playwright in Chromium)
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+EDGE_BIN := edge/bin/edge
+GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -name '*.json' -path 'shared/*' 2>/dev/null)
+
+.PHONY: run dev install build build-ssr build-edge test test-go test-node test-browser chromium bench lighthouse clean
+
+## install: npm packages for every workspace (skipped when the lock file has not changed)
+install: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json ssr/package.json shared/package.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+## build: the renderer (client + server bundles, precompressed assets) and the edge binary
+build: build-ssr build-edge
+build-ssr: install
+	npm run build -w ssr
+build-edge: $(EDGE_BIN)
+$(EDGE_BIN): $(GO_SRC)
+	cd edge && go build -o bin/edge ./cmd/edge
+
+## run: set up and serve the site on http://localhost:8080 with the embedded SQLite
+run: build
+	mkdir -p data
+	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr ./bin/edge
+
+## dev: renderer with Vite hot reload behind the edge
+dev: install build-edge
+	mkdir -p data
+	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr RENDERER_DEV=1 ./bin/edge
+
+## test: every test
+test: build test-go test-node test-browser
+
+test-go:
+	cd edge && go test -count=1 ./...
+	cd shared && go test -count=1 ./...
+
+test-node: install
+	npm test -w ssr
+
+test-browser: build chromium
+	cd ssr && npx playwright test
+
+## chromium: Debian's Chromium for the browser tests (installed when missing and we are root)
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's chromium for the browser tests..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "Browser tests need Debian's Chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'" >&2; exit 1; \
+	  fi; \
+	fi
+
+clean:
+	rm -rf edge/bin ssr/build node_modules
