@@ -11,3 +11,10 @@ import _ "embed"
 //
 //go:embed routes.json
 var RoutesJSON []byte
+
+// FeaturesJSON is content/features.json: the platform's claimed features
+// ({"features": [{icon, title, text, color, link}, ...]}), served by the edge
+// at GET /api/v1/platform-features.
+//
+//go:embed content/features.json
+var FeaturesJSON []byte
