@@ -34,20 +34,29 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// RendererTimeout bounds one proxied page request (RENDERER_TIMEOUT, default 30s).
 	RendererTimeout time.Duration
+	// RendererDev runs the child renderer as `node server.js --dev` (Vite
+	// with hot reload) when set to 1 (RENDERER_DEV; `make dev` sets it).
+	RendererDev bool
+	// RendererStartTimeout bounds the wait for the child renderer's first
+	// answer at start (RENDERER_START_TIMEOUT, default 60s). The edge serves
+	// meanwhile; pages answer 503 until the renderer is up.
+	RendererStartTimeout time.Duration
 }
 
 // Load reads the environment.
 func Load() Config {
 	return Config{
-		Addr:            env("LISTEN_ADDR", ":8080"),
-		DatabaseURL:     os.Getenv("DATABASE_URL"),
-		DataDir:         env("DATA_DIR", "data"),
-		RendererURL:     os.Getenv("RENDERER_URL"),
-		RendererPort:    envInt("RENDERER_PORT", 3001),
-		SSRDir:          env("SSR_DIR", filepath.Join("..", "ssr")),
-		PublicURL:       env("PUBLIC_URL", "http://localhost:8080"),
-		ShutdownTimeout: envDuration("SHUTDOWN_TIMEOUT", 15*time.Second),
-		RendererTimeout: envDuration("RENDERER_TIMEOUT", 30*time.Second),
+		Addr:                 env("LISTEN_ADDR", ":8080"),
+		DatabaseURL:          os.Getenv("DATABASE_URL"),
+		DataDir:              env("DATA_DIR", "data"),
+		RendererURL:          os.Getenv("RENDERER_URL"),
+		RendererPort:         envInt("RENDERER_PORT", 3001),
+		SSRDir:               env("SSR_DIR", filepath.Join("..", "ssr")),
+		PublicURL:            env("PUBLIC_URL", "http://localhost:8080"),
+		ShutdownTimeout:      envDuration("SHUTDOWN_TIMEOUT", 15*time.Second),
+		RendererTimeout:      envDuration("RENDERER_TIMEOUT", 30*time.Second),
+		RendererDev:          envBool("RENDERER_DEV"),
+		RendererStartTimeout: envDuration("RENDERER_START_TIMEOUT", 60*time.Second),
 	}
 }
 
@@ -63,6 +72,11 @@ func envInt(key string, def int) int {
 		return v
 	}
 	return def
+}
+
+func envBool(key string) bool {
+	v, _ := strconv.ParseBool(os.Getenv(key))
+	return v
 }
 
 func envDuration(key string, def time.Duration) time.Duration {
