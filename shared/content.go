@@ -1,0 +1,23 @@
+package shared
+
+import (
+	"embed"
+	_ "embed"
+)
+
+// ContactJSON is content/contact.json: the seven contact-form pages (their
+// keys are the form's topics), the form fields with their limits and error
+// messages, and the outcome messages of the no-JavaScript redirect. The edge
+// validates POST /api/v1/omnibus/contact-us against it.
+//
+//go:embed content/contact.json
+var ContactJSON []byte
+
+// Articles holds the blog and help-centre articles (Markdown with front
+// matter: slug, title, description, date, category) and the help categories:
+// content/blog/*.md, content/help/*.md and content/help/categories.json.
+// The edge serves them at /api/v1/help/slug/{slug} and
+// /api/v1/omnibus-blog/{slug,list}.
+//
+//go:embed content/blog/*.md content/help/*.md content/help/categories.json
+var Articles embed.FS
