@@ -1,0 +1,38 @@
+// Typed access to routes.json, the one route table. The JSON stays the source
+// of truth (the edge embeds it); this module only gives the renderer types and
+// lookups.
+import table from "./routes.json" with { type: "json" };
+
+/** Layout ids the renderer knows. The table may still name another one: the
+ * renderer then logs an error and uses the default layout. */
+export type LayoutId = "default" | "minimal" | "inverted-nav";
+
+/** Seconds a page may be served fresh and then stale by the edge's cache, or
+ * "private" for pages that depend on the visitor. */
+export type CachePolicy = "private" | { fresh: number; stale: number };
+
+export interface RouteEntry {
+  id: string;
+  /** React Router path pattern; parameters are `:slug`. */
+  path: string;
+  layout: LayoutId | (string & {});
+  /** Route module under ssr/app/routes/. */
+  module: string;
+  title: string;
+  description: string;
+  cache: CachePolicy;
+}
+
+export type NotFoundEntry = Omit<RouteEntry, "path">;
+
+export const routes: readonly RouteEntry[] = table.routes as RouteEntry[];
+export const notFound: NotFoundEntry = table.notFound as NotFoundEntry;
+
+const byId = new Map<string, RouteEntry | NotFoundEntry>(
+  [...routes, notFound].map((entry) => [entry.id, entry]),
+);
+
+/** The table entry of a route id (the not-found entry included). */
+export function routeById(id: string | undefined): RouteEntry | NotFoundEntry | undefined {
+  return id === undefined ? undefined : byId.get(id);
+}

@@ -1,0 +1,120 @@
+import { useEffect, useRef } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import navigation from "../../../../shared/content/navigation.json";
+import { ThemeSwitcher } from "~/components/theme-switcher";
+
+export type NavbarVariant = "default" | "inverted" | "minimal";
+
+const BAR: Record<NavbarVariant, string> = {
+  default: "border-b border-gray-200 bg-white/90 text-gray-900 backdrop-blur dark:border-gray-800 dark:bg-gray-950/90 dark:text-gray-100",
+  // A dark bar on a light page.
+  inverted: "bg-gray-950 text-white dark:border-b dark:border-gray-800",
+  minimal: "text-gray-900 dark:text-gray-100",
+};
+
+/**
+ * Top navigation. `minimal` shows the brand and the theme switcher only. On
+ * small screens the links move into a disclosure (<details>), which works
+ * with the keyboard, screen readers, and without JavaScript.
+ */
+export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
+  return (
+    <header data-nav={variant} className={`sticky top-0 z-40 ${BAR[variant]}`}>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-2 focus:rounded focus:bg-brand-600 focus:px-3 focus:py-2 focus:text-white"
+      >
+        {navigation.skipLink}
+      </a>
+      <nav aria-label={navigation.menu.label} className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">
+        <Link to={navigation.brand.to} className="flex items-center gap-2 text-lg font-bold tracking-tight">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          {navigation.brand.label}
+        </Link>
+        {variant === "minimal" ? (
+          <ThemeSwitcher className="ml-auto" />
+        ) : (
+          <>
+            <ul className="hidden items-center gap-6 text-sm font-medium md:flex">
+              {navigation.links.map((link) => (
+                <li key={link.to}>
+                  <NavLink to={link.to} className="opacity-80 transition hover:opacity-100 aria-[current=page]:opacity-100 aria-[current=page]:underline underline-offset-8">
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+            <div className="ml-auto flex items-center gap-3">
+              <ThemeSwitcher />
+              <div className="hidden items-center gap-3 md:flex">
+                <AccountLinks />
+              </div>
+              <MobileMenu />
+            </div>
+          </>
+        )}
+      </nav>
+    </header>
+  );
+}
+
+function AccountLinks() {
+  return (
+    <>
+      <Link to={navigation.signIn.to} className="text-sm font-medium opacity-80 hover:opacity-100">
+        {navigation.signIn.label}
+      </Link>
+      <Link
+        to={navigation.getStarted.to}
+        className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm transition hover:bg-brand-500"
+      >
+        {navigation.getStarted.label}
+      </Link>
+    </>
+  );
+}
+
+function MobileMenu() {
+  const details = useRef<HTMLDetailsElement>(null);
+  const { key } = useLocation();
+
+  // Close the menu once a link in it has navigated.
+  useEffect(() => {
+    if (details.current) details.current.open = false;
+  }, [key]);
+
+  return (
+    <details
+      ref={details}
+      className="group md:hidden"
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && details.current?.open) {
+          details.current.open = false;
+          details.current.querySelector("summary")?.focus();
+        }
+      }}
+    >
+      <summary className="grid size-10 cursor-pointer list-none place-items-center rounded-md [&::-webkit-details-marker]:hidden">
+        <span className="sr-only">{navigation.menu.open}</span>
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <path className="group-open:hidden" d="M4 7h16M4 12h16M4 17h16" />
+          <path className="hidden group-open:block" d="M6 6l12 12M18 6L6 18" />
+        </svg>
+      </summary>
+      <div className="absolute inset-x-0 top-16 border-b border-gray-200 bg-white px-4 pb-6 pt-2 text-gray-900 shadow-lg dark:border-gray-800 dark:bg-gray-950 dark:text-gray-100">
+        <ul className="flex flex-col text-base font-medium">
+          {navigation.links.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} className="block py-3 aria-[current=page]:text-brand-600">
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-4 flex items-center gap-4">
+          <AccountLinks />
+        </div>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,61 @@
+import navigation from "../../../shared/content/navigation.json";
+import type { ThemePreference } from "~/lib/constants";
+import { useTheme } from "~/lib/theme";
+
+const OPTIONS: { value: ThemePreference; icon: React.ReactNode }[] = [
+  {
+    value: "system",
+    icon: <path d="M3 5h18v11H3zM8 20h8M12 16v4" />,
+  },
+  {
+    value: "light",
+    icon: (
+      <>
+        <circle cx="12" cy="12" r="4" />
+        <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
+      </>
+    ),
+  },
+  {
+    value: "dark",
+    icon: <path d="M20 14.5A8 8 0 1 1 9.5 4a6.5 6.5 0 0 0 10.5 10.5z" />,
+  },
+];
+
+/** Three toggle buttons (System, Light, Dark); the pressed one is the stored preference. */
+export function ThemeSwitcher({ className = "" }: { className?: string }) {
+  const { preference, setPreference } = useTheme();
+  const labels = navigation.theme;
+  return (
+    <div
+      role="group"
+      aria-label={labels.label}
+      className={`inline-flex items-center gap-0.5 rounded-full border border-current/20 p-0.5 ${className}`}
+    >
+      {OPTIONS.map(({ value, icon }) => (
+        <button
+          key={value}
+          type="button"
+          aria-pressed={preference === value}
+          title={labels[value]}
+          onClick={() => setPreference(value)}
+          className="grid size-8 place-items-center rounded-full opacity-70 transition hover:opacity-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-pressed:bg-current/15 aria-pressed:opacity-100"
+        >
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
+            {icon}
+          </svg>
+          <span className="sr-only">{labels[value]}</span>
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
+import { ServerRouter, type EntryContext } from "react-router";
+
+/** Deferred loader data that has not settled after this long is rejected. */
+export const streamTimeout = 5_000;
+
+/**
+ * Browsers get the shell as soon as it is ready and the deferred parts
+ * streamed after it; crawlers (isbot) get the whole document at once.
+ */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+) {
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const userAgent = request.headers.get("user-agent");
+    const wholeDocument = Boolean(userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+    const readyOption: keyof RenderToPipeableStreamOptions = wholeDocument ? "onAllReady" : "onShellReady";
+
+    // Abort after the stream timeout, leaving time to flush the rejected boundaries.
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      // For crawlers, write every finished Suspense boundary in place (React
+      // otherwise moves large ones after the shell with a script to swap them in).
+      progressiveChunkSize: wholeDocument ? Number.POSITIVE_INFINITY : undefined,
+      [readyOption]() {
+        shellRendered = true;
+        const body = new PassThrough({
+          final(callback) {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+            callback();
+          },
+        });
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        pipe(body);
+        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      },
+      onShellError(error: unknown) {
+        clearTimeout(timeoutId);
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors in the shell reject above and are logged by React Router.
+        if (shellRendered) console.error(error);
+      },
+    });
+  });
+}

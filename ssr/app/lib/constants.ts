@@ -1,0 +1,23 @@
+// Business constants of SPEC §9 that the renderer uses. One place, no magic numbers.
+
+/** Delay before a client navigation scrolls to a hash anchor (not on the first page shown). */
+export const HASH_SCROLL_DELAY_MS = 500;
+
+/** localStorage key of the colour-theme preference. */
+export const THEME_STORAGE_KEY = "color-schema";
+
+export const THEME_PREFERENCES = ["system", "light", "dark"] as const;
+export type ThemePreference = (typeof THEME_PREFERENCES)[number];
+export const DEFAULT_THEME: ThemePreference = "system";
+
+/** Default locale: `<html lang>`. */
+export const LOCALE = "en-US";
+
+/** Client navigations shorter than this show no progress bar. */
+export const PROGRESS_BAR_DELAY_MS = 150;
+
+/** Fallback image shown, at the same size, when an image fails to load. */
+export const PLACEHOLDER_IMAGE = "/images/placeholder.svg";
+
+/** Canonical origin when PUBLIC_URL is not set. */
+export const DEFAULT_PUBLIC_URL = "http://localhost:8080";

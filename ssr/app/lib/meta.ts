@@ -1,0 +1,68 @@
+// <head> tags of a page, from its route-table entry: title, description,
+// canonical link and the Open Graph / Twitter card tags.
+import type { MetaDescriptor } from "react-router";
+import { notFound, routeById } from "../../../shared/route-table";
+import { DEFAULT_PUBLIC_URL } from "./constants";
+
+export const SOCIAL_IMAGE = { path: "/og-image.png", width: 1200, height: 630, alt: "Omnibus — sell everywhere from one platform" };
+
+export interface PageMetaInput {
+  title: string;
+  description: string;
+  /** Canonical origin (PUBLIC_URL), from the root loader so server and client agree. */
+  publicUrl: string;
+  pathname: string;
+  /** Pages that must not be indexed (not-found). They get no canonical link. */
+  noindex?: boolean;
+}
+
+export function pageMeta({ title, description, publicUrl, pathname, noindex = false }: PageMetaInput): MetaDescriptor[] {
+  const url = publicUrl + pathname;
+  const image = publicUrl + SOCIAL_IMAGE.path;
+  return [
+    { title },
+    { name: "description", content: description },
+    noindex ? { name: "robots", content: "noindex" } : { tagName: "link", rel: "canonical", href: url },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: "Omnibus" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: url },
+    { property: "og:image", content: image },
+    { property: "og:image:width", content: String(SOCIAL_IMAGE.width) },
+    { property: "og:image:height", content: String(SOCIAL_IMAGE.height) },
+    { property: "og:image:alt", content: SOCIAL_IMAGE.alt },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: image },
+  ];
+}
+
+interface MetaArgsLike {
+  location: { pathname: string };
+  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
+}
+
+/** The canonical origin, from the root loader's data. */
+export function publicUrlFrom(matches: MetaArgsLike["matches"]): string {
+  const root = matches.find((match) => match?.id === "root")?.loaderData as { publicUrl?: string } | undefined;
+  return root?.publicUrl ?? DEFAULT_PUBLIC_URL;
+}
+
+/**
+ * `export const meta = routeMeta;` in a route module: tags from the table
+ * entry of the matched route. (React Router uses only the deepest route's
+ * meta, so every page module exports one.)
+ */
+export function routeMeta({ location, matches }: MetaArgsLike): MetaDescriptor[] {
+  const id = matches[matches.length - 1]?.id;
+  const entry = routeById(id) ?? notFound;
+  return pageMeta({
+    title: entry.title,
+    description: entry.description,
+    publicUrl: publicUrlFrom(matches),
+    pathname: location.pathname,
+    noindex: entry.id === notFound.id,
+  });
+}

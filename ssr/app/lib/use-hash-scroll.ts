@@ -1,0 +1,57 @@
+// Scrolling on client navigation (SPEC §2): a URL with a hash scrolls smoothly
+// to its anchor, right away on the first page shown and after
+// HASH_SCROLL_DELAY_MS on later ones; a URL without a hash scrolls to the top,
+// except back/forward, which returns to where the visitor was. This replaces
+// React Router's <ScrollRestoration>, which would jump to the anchor at once.
+import { useEffect, useLayoutEffect, useRef } from "react";
+import { useLocation, useNavigationType } from "react-router";
+import { HASH_SCROLL_DELAY_MS } from "./constants";
+
+// Scroll position of each history entry seen in this visit, by location key.
+const positions = new Map<string, number>();
+
+export function scrollToHash(hash: string): boolean {
+  let id = hash.slice(1);
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // malformed escape: use the raw id
+  }
+  const target = id && document.getElementById(id);
+  if (!target) return false;
+  target.scrollIntoView({ behavior: "smooth", block: "start" });
+  return true;
+}
+
+export function useHashScroll(): void {
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const firstPage = useRef(true);
+  const currentKey = useRef(location.key);
+
+  // Record the scroll position of the entry being shown.
+  useEffect(() => {
+    const onScroll = () => positions.set(currentKey.current, window.scrollY);
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+
+  useLayoutEffect(() => {
+    currentKey.current = location.key;
+    const first = firstPage.current;
+    firstPage.current = false;
+
+    if (location.hash) {
+      if (first) {
+        scrollToHash(location.hash);
+        return;
+      }
+      const timer = window.setTimeout(() => scrollToHash(location.hash), HASH_SCROLL_DELAY_MS);
+      return () => window.clearTimeout(timer);
+    }
+    // First page without a hash: the browser's own restoration (e.g. on reload) stands.
+    if (first) return;
+    const saved = navigationType === "POP" ? positions.get(location.key) : undefined;
+    window.scrollTo({ top: saved ?? 0, behavior: "instant" });
+  }, [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
+}

@@ -1,0 +1,96 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
+import type { Route } from "./+types/root";
+import { ProgressBar } from "~/components/progress-bar";
+import { layoutFor } from "~/layouts";
+import { MinimalLayout } from "~/layouts/minimal";
+import { DEFAULT_PUBLIC_URL, LOCALE } from "~/lib/constants";
+import { pageMeta } from "~/lib/meta";
+import { useRouteEntry } from "~/lib/route-entry";
+import { themeScript } from "~/lib/theme";
+import { useHashScroll } from "~/lib/use-hash-scroll";
+import stylesheet from "./app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "stylesheet", href: stylesheet },
+];
+
+/** The canonical origin comes from the server, so the client renders the same links after hydration. */
+export function loader() {
+  return { publicUrl: (process.env.PUBLIC_URL || DEFAULT_PUBLIC_URL).replace(/\/+$/, "") };
+}
+
+// The origin never changes during a visit: no /_root.data request on navigation.
+export const shouldRevalidate = () => false;
+
+// Pages export their own meta (lib/meta.ts routeMeta); this one serves the error page.
+export const meta: Route.MetaFunction = ({ loaderData, location, error }) =>
+  pageMeta({
+    title: error ? "Something went wrong — Omnibus" : "Omnibus",
+    description: "Omnibus: sell everywhere from one AI-powered commerce platform.",
+    publicUrl: loaderData?.publicUrl ?? DEFAULT_PUBLIC_URL,
+    pathname: location.pathname,
+    noindex: Boolean(error),
+  });
+
+/** The HTML document around every page and the error page. */
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    // The theme script adds class="dark" before hydration: that attribute alone may differ.
+    <html lang={LOCALE} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Blocking, before any stylesheet: the dark class is set before the first paint. */}
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/** Every page is wrapped in the layout its route-table entry names. */
+export default function App() {
+  const entry = useRouteEntry();
+  const PageLayout = layoutFor(entry.layout);
+  useHashScroll();
+  return (
+    <>
+      <ProgressBar />
+      <PageLayout>
+        <Outlet />
+      </PageLayout>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <MinimalLayout>
+      <section className="mx-auto flex max-w-xl flex-1 flex-col justify-center px-6 py-24 text-center">
+        <p className="text-sm font-semibold text-brand-600 dark:text-brand-400">
+          {isRouteErrorResponse(error) ? error.status : 500}
+        </p>
+        <h1 className="mt-2 text-3xl font-bold tracking-tight sm:text-4xl">
+          {notFound ? "Page not found" : "Something went wrong"}
+        </h1>
+        <p className="mt-4 text-gray-600 dark:text-gray-400">
+          {notFound
+            ? "We could not find what you were looking for."
+            : "Sorry, this page could not be shown. Please try again in a moment."}
+        </p>
+        <a href="/" className="mt-8 font-semibold text-brand-600 hover:underline dark:text-brand-400">
+          Back to the home page
+        </a>
+      </section>
+    </MinimalLayout>
+  );
+}

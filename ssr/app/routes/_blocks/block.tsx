@@ -1,0 +1,8 @@
+import { PlaceholderPage } from "~/components/placeholder-page";
+import { routeMeta } from "~/lib/meta";
+
+export const meta = routeMeta;
+
+export default function BlockPage() {
+  return <PlaceholderPage />;
+}
