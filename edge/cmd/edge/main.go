@@ -1,21 +1,167 @@
+// Command edge is the Omnibus site's only public listener: it serves the
+// JSON API and the client build's assets itself and streams every page from
+// the Node renderer, which it runs as a child process (or reaches at
+// RENDERER_URL).
+//
+// The wiring below is the whole application, top to bottom:
+// config → storage → listener → renderer → page handler → server → API
+// features → serve → graceful shutdown.
 package main
 
 import (
-	_ "github.com/andybalholm/brotli"
-	_ "github.com/coreos/go-oidc/v3/oidc"
-	_ "github.com/emersion/go-smtp"
-	_ "github.com/glebarez/sqlite"
-	_ "github.com/google/uuid"
-	_ "github.com/jackc/pgx/v5"
-	_ "github.com/klauspost/compress/gzip"
-	_ "github.com/labstack/echo/v4"
-	_ "github.com/oauth2-proxy/mockoidc"
-	_ "golang.org/x/crypto/argon2"
-	_ "golang.org/x/oauth2"
-	_ "golang.org/x/sync/singleflight"
-	_ "golang.org/x/time/rate"
-	_ "gorm.io/driver/postgres"
-	_ "gorm.io/gorm"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/config"
+	"omnibus/edge/internal/platform"
+	"omnibus/edge/internal/proxy"
+	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/seo"
+	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/storage"
 )
 
-func main() {}
+func main() {
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	slog.SetDefault(log)
+	if err := run(log); err != nil {
+		log.Error("edge stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+func run(log *slog.Logger) error {
+	// 1. Configuration (every variable: internal/config).
+	cfg := config.Load()
+
+	// 2. Storage: SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL;
+	// migrations run here.
+	db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer db.Close() // last: after the server and the renderer have stopped
+
+	// 3. The listener first, so the renderer can be told the edge's port
+	// (its loaders fetch /api from it).
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	edgeOrigin := "http://" + loopbackAddr(ln.Addr())
+
+	// 4. The renderer: a supervised child on loopback, or RENDERER_URL.
+	var rend *renderer.Supervisor
+	if cfg.RendererURL != "" {
+		rend, err = renderer.External(cfg.RendererURL)
+	} else {
+		rend, err = renderer.Start(renderer.Options{
+			Dir:       cfg.SSRDir,
+			Port:      cfg.RendererPort,
+			APIURL:    edgeOrigin,
+			PublicURL: cfg.PublicURL,
+			Dev:       cfg.RendererDev,
+			Logger:    log,
+		})
+	}
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopRenderer(rend, cfg, log) // after the server has drained
+
+	// 5. Pages: everything that is not API, health or a static file.
+	var pages http.Handler = proxy.New(proxy.Options{Target: rend.URL(), Timeout: cfg.RendererTimeout, Logger: log})
+	// (page cache) pages = cache.Wrap(pages, ...)
+
+	// 6. Static files of the client build (not in dev mode: Vite serves them
+	// through the renderer).
+	var files *assets.Handler
+	if !cfg.RendererDev {
+		if files, err = assets.New(filepath.Join(cfg.SSRDir, "build", "client")); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+
+	// 7. The server and its routes.
+	srv := server.New(server.Options{
+		Pages:  pages,
+		Assets: files,
+		Checks: map[string]server.Check{
+			"database": func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error },
+			"renderer": rend.Check,
+		},
+		Logger: log,
+	})
+	// (accounts) srv.Echo.Use(accounts.Middleware(...))
+	if err := seo.Register(srv.Echo, cfg.PublicURL); err != nil {
+		return err
+	}
+	api := srv.API
+	if err := platform.Register(api); err != nil {
+		return err
+	}
+	// (newsletter) newsletter.Register(api, ...)
+	// (accounts)   accounts.Register(api, ...)
+
+	// 8. Serve until SIGTERM/SIGINT, then drain.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	log.Info("edge listening", "addr", ln.Addr().String(), "renderer", rend.URL().String(), "public_url", cfg.PublicURL)
+	go func() {
+		wctx, cancel := context.WithTimeout(ctx, cfg.RendererStartTimeout)
+		defer cancel()
+		if err := rend.WaitReady(wctx); err != nil {
+			log.Error("renderer not ready; pages answer 503 until it is", "err", err)
+			return
+		}
+		log.Info("renderer ready", "url", rend.URL().String())
+	}()
+
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	stop() // a second signal now kills the process the default way
+	log.Info("shutting down: draining in-flight requests", "timeout", cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("drain incomplete; remaining connections closed", "err", err)
+	}
+	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func stopRenderer(rend *renderer.Supervisor, cfg config.Config, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := rend.Stop(ctx); err != nil {
+		log.Warn("renderer stop", "err", err)
+	}
+}
+
+// loopbackAddr is the address the renderer uses to reach this listener:
+// 127.0.0.1 with its port, whatever interface it is bound to.
+func loopbackAddr(a net.Addr) string {
+	_, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		panic(fmt.Sprintf("listener address %q: %v", a, err))
+	}
+	return net.JoinHostPort("127.0.0.1", port)
+}

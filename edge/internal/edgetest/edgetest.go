@@ -1,0 +1,274 @@
+// Package edgetest starts a complete edge in-process for integration tests:
+// the real server (middleware, health, static files, seo, platform API) on
+// 127.0.0.1:0, in front of a renderer of the test's choosing, with the
+// database of the test's choosing.
+//
+//	e := edgetest.Start(t, edgetest.Options{
+//		DB: db, // from storagetest.Each; nil = a fresh SQLite file
+//		Setup: func(e *edgetest.Edge) {
+//			newsletter.Register(e.Server.API, e.DB)
+//			e.Server.SetPages(cache.Wrap(e.Server.Pages(), e.DB))
+//		},
+//	})
+//	res, err := http.Get(e.URL + "/features")
+//
+// Renderer choices: RendererURL (e.g. an httptest.Server playing the
+// renderer), RealRenderer (node ssr/server.js with the built app; the test is
+// skipped when the build is missing, and fails under CI=true), or neither: a
+// stub renderer that answers 200 with a small HTML page naming the path
+// (StubRenderer). The edge is shut down gracefully when the test ends.
+package edgetest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/platform"
+	"omnibus/edge/internal/proxy"
+	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/seo"
+	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/storage/storagetest"
+)
+
+// Options choose what the edge runs with. The zero value is a working edge
+// with a fresh SQLite database and the stub renderer.
+type Options struct {
+	// DB is the database; nil opens a fresh SQLite file for this test.
+	DB *storage.DB
+	// RendererURL proxies pages to this renderer.
+	RendererURL string
+	// RealRenderer starts node ssr/server.js (production build) as the
+	// edge's supervised child, exactly as main does.
+	RealRenderer bool
+	// APIURL is the API_URL given to the real renderer (default: this edge),
+	// e.g. an httptest.Server that controls the API's answers.
+	APIURL string
+	// AssetsDir is the client build to serve (default: ssr/build/client
+	// when RealRenderer, else none).
+	AssetsDir string
+	// PublicURL (default: the edge's own URL).
+	PublicURL string
+	// RendererTimeout is the proxy's per-request timeout (default 30s).
+	RendererTimeout time.Duration
+	// Setup runs before the edge serves: register API handlers on
+	// e.Server.API, add middleware on e.Server.Echo, wrap the page handler
+	// with e.Server.SetPages(wrap(e.Server.Pages())).
+	Setup func(e *Edge)
+}
+
+// Edge is a running edge.
+type Edge struct {
+	// URL is the edge's origin, http://127.0.0.1:<port>.
+	URL string
+	// Server is the edge's server (Echo, API group, page handler).
+	Server *server.Server
+	// DB is the edge's database.
+	DB *storage.DB
+	// Renderer is the renderer supervisor (PID() for the real child).
+	Renderer *renderer.Supervisor
+
+	served   chan error
+	shutOnce sync.Once
+	shutErr  error
+}
+
+// Start starts an edge and stops it when the test ends.
+func Start(t testing.TB, opts Options) *Edge {
+	t.Helper()
+	e := &Edge{DB: opts.DB, served: make(chan error, 1)}
+	if e.DB == nil {
+		e.DB = storagetest.SQLite(t)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.URL = "http://" + ln.Addr().String()
+	if opts.PublicURL == "" {
+		opts.PublicURL = e.URL
+	}
+	if opts.APIURL == "" {
+		opts.APIURL = e.URL
+	}
+
+	switch {
+	case opts.RendererURL != "":
+		e.Renderer, err = renderer.External(opts.RendererURL)
+	case opts.RealRenderer:
+		dir := SSRDir(t)
+		if opts.AssetsDir == "" {
+			opts.AssetsDir = filepath.Join(dir, "build", "client")
+		}
+		out := &tailBuffer{max: 64 << 10}
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("renderer output (tail):\n%s", out.String())
+			}
+		})
+		e.Renderer, err = renderer.Start(renderer.Options{
+			Dir: dir, Port: FreePort(t), APIURL: opts.APIURL, PublicURL: opts.PublicURL, Output: out,
+		})
+	default:
+		e.Renderer, err = renderer.External(StubRenderer(t))
+	}
+	if err != nil {
+		ln.Close()
+		t.Fatal(err)
+	}
+
+	var files *assets.Handler
+	if opts.AssetsDir != "" {
+		if files, err = assets.New(opts.AssetsDir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Server = server.New(server.Options{
+		Pages:  proxy.New(proxy.Options{Target: e.Renderer.URL(), Timeout: opts.RendererTimeout}),
+		Assets: files,
+		Checks: map[string]server.Check{
+			"database": func(ctx context.Context) error { return e.DB.WithContext(ctx).Exec("SELECT 1").Error },
+			"renderer": e.Renderer.Check,
+		},
+	})
+	if err := seo.Register(e.Server.Echo, opts.PublicURL); err != nil {
+		t.Fatal(err)
+	}
+	if err := platform.Register(e.Server.API); err != nil {
+		t.Fatal(err)
+	}
+	if opts.Setup != nil {
+		opts.Setup(e)
+	}
+	go func() { e.served <- e.Server.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		e.Shutdown(ctx)
+		e.Renderer.Stop(ctx)
+	})
+
+	if opts.RealRenderer {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if err := e.Renderer.WaitReady(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e
+}
+
+// Shutdown drains the edge as SIGTERM does (the renderer keeps running
+// until the test ends). It returns the server's result once it has stopped.
+func (e *Edge) Shutdown(ctx context.Context) error {
+	e.shutOnce.Do(func() {
+		e.shutErr = e.Server.Shutdown(ctx)
+		if err := <-e.served; err != nil && e.shutErr == nil {
+			e.shutErr = err
+		}
+	})
+	return e.shutErr
+}
+
+// SSRDir is the renderer's folder (ssr/ of this repository) when its
+// production build exists. Otherwise the test is skipped, or fails under
+// CI=true, where the build is part of the run.
+func SSRDir(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "ssr")
+	for _, need := range []string{"server.js", "build/server/index.js", "build/client"} {
+		if _, err := os.Stat(filepath.Join(dir, need)); err != nil {
+			msg := fmt.Sprintf("renderer build missing (%s); run `npm run build -w ssr` from the repository root", need)
+			if os.Getenv("CI") == "true" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	return dir
+}
+
+// FreePort is a loopback TCP port nobody listens on right now.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// StubRenderer starts a renderer stand-in that answers every path with 200
+// and `<!DOCTYPE html><h1>Page PATH</h1>`, and returns its URL.
+func StubRenderer(t testing.TB) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<!DOCTYPE html><html lang=\"en-US\"><title>Page %[1]s</title><h1>Page %[1]s</h1></html>", r.URL.Path)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// ChromeUA is a desktop Chrome User-Agent: the renderer streams to it
+// (isbot says no). Go's default User-Agent counts as a crawler.
+const ChromeUA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
+
+// Get requests path with a browser User-Agent and returns the response with
+// its whole body read.
+func (e *Edge) Get(t testing.TB, path string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, e.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("User-Agent", ChromeUA)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(body)
+}
+
+// tailBuffer keeps the last max bytes written (the renderer's log).
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   bytes.Buffer
+}
+
+func (w *tailBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if over := w.b.Len() - w.max; over > 0 {
+		w.b.Next(over)
+	}
+	return len(p), nil
+}
+
+func (w *tailBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}

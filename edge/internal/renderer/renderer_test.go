@@ -1,0 +1,150 @@
+package renderer_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os/exec"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/renderer"
+)
+
+type report struct {
+	PID  int               `json:"pid"`
+	Args []string          `json:"args"`
+	Env  map[string]string `json:"env"`
+}
+
+func ask(t *testing.T, s *renderer.Supervisor) report {
+	t.Helper()
+	res, err := http.Get(s.URL().String() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var r report
+	if err := json.NewDecoder(res.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func start(t *testing.T, dev bool) *renderer.Supervisor {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed")
+	}
+	s, err := renderer.Start(renderer.Options{
+		Dir: "testdata", Port: edgetest.FreePort(t), Dev: dev,
+		APIURL: "http://127.0.0.1:8123", PublicURL: "https://omnibus.example",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop(context.Background()) })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// The child gets its port, production mode and the edge's origins.
+func TestChildEnvironment(t *testing.T) {
+	s := start(t, false)
+	r := ask(t, s)
+	if r.Env["NODE_ENV"] != "production" || r.Env["API_URL"] != "http://127.0.0.1:8123" || r.Env["PUBLIC_URL"] != "https://omnibus.example" || r.Env["PORT"] != s.URL().Port() {
+		t.Errorf("child env %v", r.Env)
+	}
+	if len(r.Args) != 0 {
+		t.Errorf("args %v", r.Args)
+	}
+	if s.PID() != r.PID {
+		t.Errorf("PID() %d, child says %d", s.PID(), r.PID)
+	}
+}
+
+// RENDERER_DEV runs server.js --dev.
+func TestDevMode(t *testing.T) {
+	r := ask(t, start(t, true))
+	if !slices.Contains(r.Args, "--dev") || r.Env["NODE_ENV"] != "development" {
+		t.Errorf("dev child: args %v env %v", r.Args, r.Env)
+	}
+}
+
+// A killed renderer is started again and answers.
+func TestRestartAfterKill(t *testing.T) {
+	s := start(t, false)
+	first := ask(t, s).PID
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for s.Starts() < 2 {
+		if ctx.Err() != nil {
+			t.Fatal("renderer not restarted")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := s.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if again := ask(t, s).PID; again == first {
+		t.Fatalf("same pid %d answers after kill", again)
+	}
+}
+
+// Stop ends the child: its port stops answering and it is not restarted.
+func TestStop(t *testing.T) {
+	s := start(t, false)
+	pid := s.PID()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(ctx); err == nil {
+		t.Fatal("renderer still answers after Stop")
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Fatalf("process %d still exists", pid)
+	}
+	time.Sleep(300 * time.Millisecond) // longer than the first restart backoff
+	if s.Starts() != 1 {
+		t.Fatalf("restarted after Stop: %d starts", s.Starts())
+	}
+}
+
+// A port someone else listens on is refused at start rather than silently
+// proxying to a stranger.
+func TestPortInUse(t *testing.T) {
+	s := start(t, false)
+	_, err := renderer.Start(renderer.Options{Dir: "testdata", Port: mustAtoi(s.URL().Port())})
+	if err == nil {
+		t.Fatal("second renderer on the same port started")
+	}
+}
+
+// An external renderer is only checked, never started or stopped.
+func TestExternal(t *testing.T) {
+	if _, err := renderer.External("not a url"); err == nil {
+		t.Error("relative RENDERER_URL accepted")
+	}
+	s, err := renderer.External("http://127.0.0.1:" + itoa(edgetest.FreePort(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(context.Background()); err == nil {
+		t.Error("Check passed with nothing listening")
+	}
+	if err := s.Stop(context.Background()); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,304 @@
+// Package server builds the edge's echo instance: the middleware every
+// request passes (recover, request id, real client IP, access log), the
+// health endpoints, the /api/v1 group that feature packages register on,
+// the static files of the client build, and the page handler that takes
+// everything else (the renderer proxy, possibly wrapped by the page cache).
+//
+// Routing, in order:
+//
+//	/healthz, /readyz       this package
+//	/api/v1/...             feature packages (Register(api)); unknown → JSON 404
+//	/assets/...             assets.Handler (a missing file is a plain 404)
+//	files of build/client   assets.Handler (known at start, no disk lookups)
+//	anything else           Options.Pages (the page proxy)
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/http/response"
+)
+
+// DefaultAPIBodyLimit caps request bodies under /api (16 KB): every API
+// payload of the site is a small JSON object. Routes that need more use
+// BodyLimit(n) as route middleware.
+const DefaultAPIBodyLimit = 16 << 10
+
+// Server timeouts. There is deliberately no WriteTimeout: it would cut long
+// page streams; the page proxy bounds each request instead.
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	IdleTimeout       = 120 * time.Second
+	// apiReadTimeout bounds reading one API request body (slow senders).
+	apiReadTimeout = 30 * time.Second
+)
+
+// Check is a readiness probe for /readyz: nil means healthy.
+type Check func(ctx context.Context) error
+
+// Options configure New. Only Pages is required.
+type Options struct {
+	// Pages answers every request that is not API, health or a static file.
+	Pages http.Handler
+	// Assets serves the client build; nil serves no static files.
+	Assets *assets.Handler
+	// Checks are run by /readyz, by name ("database", "renderer").
+	Checks map[string]Check
+	// APIBodyLimit caps /api request bodies (default DefaultAPIBodyLimit).
+	APIBodyLimit int64
+	// Logger for the access log and errors (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Server is the edge's HTTP server.
+type Server struct {
+	// Echo is the echo instance: add global middleware with Echo.Use and
+	// top-level routes (sitemap.xml, robots.txt) with Echo.GET.
+	Echo *echo.Echo
+	// API is the /api/v1 group: feature packages call Register(srv.API).
+	API *echo.Group
+
+	pages  atomic.Pointer[http.Handler]
+	assets *assets.Handler
+	checks map[string]Check
+	log    *slog.Logger
+	http   *http.Server
+}
+
+// New builds the server. Routes and middleware may be added to Echo and API
+// until Serve is called.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.APIBodyLimit <= 0 {
+		opts.APIBodyLimit = DefaultAPIBodyLimit
+	}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	// c.RealIP(): the nearest address in X-Forwarded-For that is not a
+	// trusted proxy (loopback, private networks). A visitor connecting
+	// directly cannot forge it: their own address is untrusted, so it wins.
+	e.IPExtractor = echo.ExtractIPFromXFFHeader(
+		echo.TrustLoopback(true), echo.TrustPrivateNet(true), echo.TrustLinkLocal(false))
+	e.HTTPErrorHandler = errorHandler(opts.Logger)
+
+	s := &Server{Echo: e, assets: opts.Assets, checks: opts.Checks, log: opts.Logger}
+	s.SetPages(opts.Pages)
+
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			s.log.Error("panic", "err", err, "path", c.Request().URL.Path, "request_id", request.ID(c.Request()), "stack", string(stack))
+			return err
+		},
+	}))
+	e.Use(requestContext)
+	e.Use(accessLog(opts.Logger))
+
+	e.GET("/healthz", func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	})
+	e.GET("/readyz", s.readyz)
+
+	s.API = e.Group("/api/v1", BodyLimit(opts.APIBodyLimit))
+	e.RouteNotFound("/api/*", func(c echo.Context) error {
+		return response.Error(c, http.StatusNotFound, "Not found")
+	})
+
+	e.RouteNotFound("/*", s.pageOrFile)
+	return s
+}
+
+// SetPages replaces the page handler; call it before Serve (edgetest's
+// Setup uses it to wrap the proxy).
+func (s *Server) SetPages(h http.Handler) {
+	if h == nil {
+		h = http.NotFoundHandler()
+	}
+	s.pages.Store(&h)
+}
+
+// Pages is the current page handler.
+func (s *Server) Pages() http.Handler { return *s.pages.Load() }
+
+// pageOrFile serves a static file of the build when the path is one, a 404
+// for any missing /assets/ file, and the page handler otherwise.
+func (s *Server) pageOrFile(c echo.Context) error {
+	r, w := c.Request(), c.Response()
+	if s.assets != nil && (assets.IsAssetPath(r.URL.Path) || s.assets.Has(r.URL.Path)) {
+		s.assets.ServeHTTP(w, r)
+		return nil
+	}
+	if assets.IsAssetPath(r.URL.Path) {
+		http.NotFound(w, r)
+		return nil
+	}
+	s.Pages().ServeHTTP(w, r)
+	return nil
+}
+
+// readyz answers 200 when every check passes, else 503 naming the failures.
+func (s *Server) readyz(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
+	defer cancel()
+	type result struct {
+		name string
+		err  error
+	}
+	results := make(chan result, len(s.checks))
+	for name, check := range s.checks {
+		go func() { results <- result{name, check(ctx)} }()
+	}
+	checks := map[string]string{}
+	failed := []string{}
+	for range s.checks {
+		r := <-results
+		if r.err != nil {
+			checks[r.name] = r.err.Error()
+			failed = append(failed, r.name)
+		} else {
+			checks[r.name] = "ok"
+		}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if len(failed) > 0 {
+		return c.JSON(http.StatusServiceUnavailable, map[string]any{
+			"status":      "unavailable",
+			"errorDetail": "Not ready: " + joinSorted(failed),
+			"checks":      checks,
+		})
+	}
+	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "checks": checks})
+}
+
+// Serve answers requests on ln until Shutdown. It returns nil after a
+// graceful shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	s.http = &http.Server{
+		Handler:           s.Echo,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		IdleTimeout:       IdleTimeout,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	err := s.http.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown stops accepting connections and waits for in-flight requests,
+// page streams included, until ctx ends; then it closes what is left.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.http == nil {
+		return nil
+	}
+	err := s.http.Shutdown(ctx)
+	if err != nil {
+		s.http.Close()
+	}
+	return err
+}
+
+// requestContext gives every request its id (a well-formed incoming
+// X-Request-ID, else a new UUID), echoed on the response and stored with the
+// client IP for plain handlers (request.ID, request.ClientIP).
+func requestContext(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		id := r.Header.Get(request.HeaderRequestID)
+		if !request.ValidID(id) {
+			id = uuid.NewString()
+			r.Header.Set(request.HeaderRequestID, id)
+		}
+		c.Response().Header().Set(request.HeaderRequestID, id)
+		c.SetRequest(request.With(r, id, c.RealIP()))
+		return next(c)
+	}
+}
+
+// accessLog writes one line per request when it ends (for a page stream,
+// when the last byte is sent).
+func accessLog(log *slog.Logger) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			start := time.Now()
+			err := next(c)
+			if err != nil {
+				c.Error(err) // write the error response now so its status is logged
+			}
+			r, res := c.Request(), c.Response()
+			log.Info("http",
+				"method", r.Method, "path", r.URL.Path, "status", res.Status, "bytes", res.Size,
+				"ms", time.Since(start).Milliseconds(), "ip", c.RealIP(), "request_id", request.ID(r))
+			return nil
+		}
+	}
+}
+
+// BodyLimit caps the request body at n bytes; reading past the limit fails
+// and the API answers 413 (see errorHandler). The /api/v1 group applies DefaultAPIBodyLimit; a route that needs a
+// different cap adds BodyLimit(n) as route middleware, which replaces it.
+func BodyLimit(n int64) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			raw, ok := c.Get(rawBodyKey).(io.ReadCloser)
+			if !ok {
+				raw = r.Body
+				c.Set(rawBodyKey, raw)
+				// Bound slow senders too: the server has no ReadTimeout.
+				_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(apiReadTimeout))
+			}
+			r.Body = http.MaxBytesReader(c.Response(), raw, n)
+			return next(c)
+		}
+	}
+}
+
+const rawBodyKey = "server.rawBody"
+
+// errorHandler answers handler errors in the API's shape. A body over its
+// limit is 413 wherever it was noticed (binding wraps it in a 400).
+func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		status, detail := http.StatusInternalServerError, "Something went wrong. Please try again."
+		var tooBig *http.MaxBytesError
+		var he *echo.HTTPError
+		switch {
+		case errors.As(err, &tooBig):
+			status, detail = http.StatusRequestEntityTooLarge, "Request body too large"
+		case errors.As(err, &he):
+			status = he.Code
+			if msg, ok := he.Message.(string); ok {
+				detail = msg
+			} else {
+				detail = http.StatusText(status)
+			}
+		default:
+			log.Error("handler error", "err", err, "path", c.Request().URL.Path, "request_id", request.ID(c.Request()))
+		}
+		if c.Request().Method == http.MethodHead {
+			c.NoContent(status)
+			return
+		}
+		response.Error(c, status, detail)
+	}
+}
