@@ -1,0 +1,153 @@
+package content_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/server"
+)
+
+func newServer(t *testing.T) *server.Server {
+	t.Helper()
+	srv := server.New(server.Options{})
+	if err := content.Register(srv.API); err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+func get(srv *server.Server, path string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	srv.Echo.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	return rec
+}
+
+func TestHelpArticleBySlug(t *testing.T) {
+	srv := newServer(t)
+	rec := get(srv, "/api/v1/help/slug/success-story-kaveri-handlooms")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d, body %s", rec.Code, rec.Body)
+	}
+	var b struct {
+		Data content.Article `json:"data"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil {
+		t.Fatal(err)
+	}
+	a := b.Data
+	if a.Slug != "success-story-kaveri-handlooms" || a.Category != "success-stories" || a.Date != "2026-08-30" ||
+		!strings.HasPrefix(a.Title, "Success story:") || a.Description == "" {
+		t.Fatalf("front matter %+v", a.Summary)
+	}
+	if strings.Contains(a.Body, "slug:") || !strings.Contains(a.Body, "## The problem: three stock counts") {
+		t.Fatalf("body should be the Markdown after the front matter, got %.200q", a.Body)
+	}
+}
+
+func TestUnknownSlugIs404(t *testing.T) {
+	srv := newServer(t)
+	for _, p := range []string{
+		"/api/v1/help/slug/no-such-article",
+		"/api/v1/omnibus-blog/slug/no-such-article",
+		// A help slug is not a blog slug and the other way round.
+		"/api/v1/omnibus-blog/slug/create-your-store",
+		"/api/v1/help/slug/festive-season-checklist",
+	} {
+		rec := get(srv, p)
+		if rec.Code != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", p, rec.Code)
+			continue
+		}
+		var b struct{ ErrorDetail string }
+		if json.Unmarshal(rec.Body.Bytes(), &b); b.ErrorDetail != "Article not found" {
+			t.Errorf("%s: body %s", p, rec.Body)
+		}
+	}
+}
+
+func TestUnknownProductIs404(t *testing.T) {
+	srv := newServer(t)
+	for _, p := range []string{"/api/v1/acme-blog/list", "/api/v1/acme-blog/slug/festive-season-checklist"} {
+		rec := get(srv, p)
+		if rec.Code != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", p, rec.Code)
+			continue
+		}
+		var b struct{ ErrorDetail string }
+		if json.Unmarshal(rec.Body.Bytes(), &b); b.ErrorDetail == "" {
+			t.Errorf("%s: body %s has no errorDetail", p, rec.Body)
+		}
+	}
+}
+
+func TestBlogListNewestFirstWithoutBodies(t *testing.T) {
+	srv := newServer(t)
+	rec := get(srv, "/api/v1/omnibus-blog/list")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d", rec.Code)
+	}
+	var b struct {
+		Data []map[string]string `json:"data"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Data) < 3 {
+		t.Fatalf("%d articles, want at least 3", len(b.Data))
+	}
+	for i, a := range b.Data {
+		if _, has := a["body"]; has {
+			t.Errorf("list item %s carries its body", a["slug"])
+		}
+		if i > 0 && a["date"] > b.Data[i-1]["date"] {
+			t.Errorf("%s (%s) listed after an older article", a["slug"], a["date"])
+		}
+	}
+	rec = get(srv, "/api/v1/omnibus-blog/slug/"+b.Data[0]["slug"])
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"body":`) {
+		t.Fatalf("first listed article: status %d", rec.Code)
+	}
+}
+
+func TestParseRejectsBrokenFrontMatter(t *testing.T) {
+	good := "---\nslug: a-b\ntitle: \"T: with colon\"\ndescription: D\ndate: 2026-01-02\ncategory: c\n---\nBody\n"
+	a, err := content.Parse([]byte(good))
+	if err != nil || a.Title != "T: with colon" || a.Body != "Body\n" {
+		t.Fatalf("good article: %+v, %v", a, err)
+	}
+	for name, src := range map[string]string{
+		"no front matter": "# Title\n",
+		"unclosed":        "---\nslug: a\n",
+		"no title":        strings.Replace(good, "title: \"T: with colon\"\n", "", 1),
+		"bad slug":        strings.Replace(good, "slug: a-b", "slug: A B", 1),
+		"bad date":        strings.Replace(good, "2026-01-02", "2 Jan 2026", 1),
+		"not key value":   strings.Replace(good, "category: c", "category", 1),
+	} {
+		if _, err := content.Parse([]byte(src)); err == nil {
+			t.Errorf("%s: parsed without error", name)
+		}
+	}
+}
+
+func TestLoadRefusesDuplicateSlugs(t *testing.T) {
+	art := "---\nslug: same\ntitle: T\ndescription: D\ndate: 2026-01-02\ncategory: c\n---\nBody\n"
+	fsys := fstest.MapFS{"x/a.md": {Data: []byte(art)}, "x/b.md": {Data: []byte(art)}}
+	if _, err := content.Load(fsys, "x"); err == nil {
+		t.Fatal("two articles with one slug loaded without error")
+	}
+}
+
+func TestEverySharedArticleLoads(t *testing.T) {
+	help, blog, err := content.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(help.List()) < 5 || len(blog.List()) < 3 {
+		t.Fatalf("%d help and %d blog articles", len(help.List()), len(blog.List()))
+	}
+}
