@@ -24,7 +24,12 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
-    const wholeDocument = Boolean(userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+    // The edge's page cache asks for the whole document (X-Render-Mode: complete)
+    // so the one copy it keeps serves crawlers and browsers alike.
+    const wholeDocument =
+      Boolean(userAgent && isbot(userAgent)) ||
+      request.headers.get("x-render-mode") === "complete" ||
+      routerContext.isSpaMode;
     const readyOption: keyof RenderToPipeableStreamOptions = wholeDocument ? "onAllReady" : "onShellReady";
 
     // Abort after the stream timeout, leaving time to flush the rejected boundaries.

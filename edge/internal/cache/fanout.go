@@ -1,0 +1,133 @@
+package cache
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"omnibus/edge/internal/storage"
+)
+
+// fanout carries purges between edge instances that share a PostgreSQL
+// database: each instance LISTENs on one channel and NOTIFYs its purges there.
+type fanout struct {
+	c       *Cache
+	db      *storage.DB
+	dsn     string
+	channel string
+	origin  string // this instance, to skip its own notifications
+}
+
+// purgeMessage is a NOTIFY payload.
+type purgeMessage struct {
+	Origin string `json:"origin"`
+	Target
+}
+
+// StartFanout joins the purge fan-out when db is PostgreSQL: purges made here
+// reach every other edge instance on the same database, and theirs are
+// applied here. It returns once LISTEN is in place (or failed), and keeps
+// listening, reconnecting as needed, until ctx ends. On SQLite it does
+// nothing: purges stay local.
+//
+// The channel is per schema (omnibus_cache_purge_<schema>), so instances on
+// the same schema share purges and tests in schemas of their own do not.
+func (c *Cache) StartFanout(ctx context.Context, db *storage.DB) error {
+	if !db.Postgres {
+		return nil
+	}
+	b := make([]byte, 8)
+	rand.Read(b)
+	f := &fanout{c: c, db: db, dsn: db.DSN, origin: hex.EncodeToString(b)}
+	conn, err := f.listen(ctx)
+	if err != nil {
+		return err
+	}
+	c.fanout = f
+	go f.run(ctx, conn)
+	return nil
+}
+
+// listen opens a dedicated connection (pgx, outside gorm's pool, since a
+// listening connection must stay checked out) and LISTENs on the channel.
+func (f *fanout) listen(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.Connect(ctx, f.dsn)
+	if err != nil {
+		return nil, err
+	}
+	if f.channel == "" {
+		var schema string
+		if err := conn.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+			conn.Close(ctx)
+			return nil, err
+		}
+		f.channel = "omnibus_cache_purge_" + schema
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{f.channel}.Sanitize()); err != nil {
+		conn.Close(ctx)
+		return nil, err
+	}
+	return conn, nil
+}
+
+// run applies notifications until ctx ends. When the connection drops it
+// reconnects with backoff, and then purges everything here, since purges sent
+// while it was away were missed.
+func (f *fanout) run(ctx context.Context, conn *pgx.Conn) {
+	backoff := time.Second
+	for {
+		err := f.receive(ctx, conn)
+		conn.Close(context.Background())
+		if ctx.Err() != nil {
+			return
+		}
+		f.c.log.Warn("cache: purge listener lost its connection", "err", err)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			if conn, err = f.listen(ctx); err == nil {
+				break
+			}
+			backoff = min(2*backoff, 30*time.Second)
+		}
+		backoff = time.Second
+		f.c.purgeLocal(Target{All: true})
+	}
+}
+
+func (f *fanout) receive(ctx context.Context, conn *pgx.Conn) error {
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		var m purgeMessage
+		if err := json.Unmarshal([]byte(n.Payload), &m); err != nil || m.Target.Validate() != nil {
+			f.c.log.Warn("cache: ignoring a malformed purge notification", "payload", n.Payload)
+			continue
+		}
+		if m.Origin != f.origin {
+			f.c.purgeLocal(m.Target)
+		}
+	}
+}
+
+// send NOTIFYs the other instances.
+func (f *fanout) send(t Target) error {
+	payload, err := json.Marshal(purgeMessage{Origin: f.origin, Target: t})
+	if err != nil {
+		return err
+	}
+	if len(payload) >= 8000 { // PostgreSQL's payload limit
+		return errors.New("purge too long to send")
+	}
+	return f.db.Exec("SELECT pg_notify(?, ?)", f.channel, string(payload)).Error
+}

@@ -1,0 +1,49 @@
+package cache
+
+import (
+	"net/url"
+	"strings"
+)
+
+// Key is the cache key of a page request: the path plus the query with
+// tracking parameters (utm_*, gclid, fbclid) removed and the rest sorted, so
+// /?utm_source=x&b=2&a=1 and /?a=1&b=2 are the same page.
+func Key(u *url.URL) string {
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	if u.RawQuery == "" {
+		return path
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		// A query that does not parse is kept verbatim: a distinct page.
+		return path + "?" + u.RawQuery
+	}
+	for name := range q {
+		if isTracking(name) {
+			delete(q, name)
+		}
+	}
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode() // Encode sorts by name
+}
+
+func isTracking(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasPrefix(n, "utm_") || n == "gclid" || n == "fbclid"
+}
+
+// keyPath is the path part of a key (purges match on it).
+func keyPath(key string) string {
+	if i := strings.IndexByte(key, '?'); i >= 0 {
+		return key[:i]
+	}
+	return key
+}
+
+// escapePath puts a purge path in the escaped form keys use.
+func escapePath(p string) string { return (&url.URL{Path: p}).EscapedPath() }

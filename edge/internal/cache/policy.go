@@ -1,0 +1,126 @@
+package cache
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Policy is how long one route's pages may be kept: Fresh, then served stale
+// for up to Stale more while a background render refreshes them. Private pages
+// depend on the visitor and are never stored.
+type Policy struct {
+	Private bool
+	Fresh   time.Duration
+	Stale   time.Duration
+}
+
+// Policies maps request paths to the route table's cache policies.
+type Policies struct {
+	routes   []routePolicy
+	notFound Policy
+}
+
+type routePolicy struct {
+	segments []string // ":slug" matches any one segment
+	policy   Policy
+}
+
+// ParsePolicies reads the shared route table (shared/routes.json): every
+// route's "cache" is {fresh, stale} in seconds or "private"; the notFound
+// entry's policy covers 404s and paths the table does not know.
+func ParsePolicies(routesJSON []byte) (Policies, error) {
+	var table struct {
+		NotFound struct {
+			Cache json.RawMessage `json:"cache"`
+		} `json:"notFound"`
+		Routes []struct {
+			ID    string          `json:"id"`
+			Path  string          `json:"path"`
+			Cache json.RawMessage `json:"cache"`
+		} `json:"routes"`
+	}
+	if err := json.Unmarshal(routesJSON, &table); err != nil {
+		return Policies{}, fmt.Errorf("cache: route table: %w", err)
+	}
+	var ps Policies
+	var err error
+	if ps.notFound, err = parsePolicy(table.NotFound.Cache); err != nil {
+		return Policies{}, fmt.Errorf("cache: notFound: %w", err)
+	}
+	for _, r := range table.Routes {
+		p, err := parsePolicy(r.Cache)
+		if err != nil {
+			return Policies{}, fmt.Errorf("cache: route %s: %w", r.ID, err)
+		}
+		ps.routes = append(ps.routes, routePolicy{segments: splitPath(r.Path), policy: p})
+	}
+	return ps, nil
+}
+
+func parsePolicy(raw json.RawMessage) (Policy, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if s == "private" {
+			return Policy{Private: true}, nil
+		}
+		return Policy{}, fmt.Errorf("unknown cache policy %q", s)
+	}
+	var secs struct {
+		Fresh *int `json:"fresh"`
+		Stale *int `json:"stale"`
+	}
+	if err := json.Unmarshal(raw, &secs); err != nil || secs.Fresh == nil || secs.Stale == nil || *secs.Fresh < 0 || *secs.Stale < 0 {
+		return Policy{}, fmt.Errorf("cache must be \"private\" or {fresh, stale} in seconds, got %s", raw)
+	}
+	return Policy{Fresh: time.Duration(*secs.Fresh) * time.Second, Stale: time.Duration(*secs.Stale) * time.Second}, nil
+}
+
+// For returns the policy of the route that matches path, or the not-found
+// policy when none does. A React Router data request (/features.data,
+// /_root.data for /) follows the policy of its page.
+func (ps Policies) For(path string) Policy {
+	if p, ok := strings.CutSuffix(path, ".data"); ok {
+		path = p
+		if path == "/_root" {
+			path = "/"
+		}
+	}
+	segs := splitPath(path)
+	for _, r := range ps.routes {
+		if matchSegments(r.segments, segs) {
+			return r.policy
+		}
+	}
+	return ps.notFound
+}
+
+// NotFound is the policy for 404 answers, whatever the route.
+func (ps Policies) NotFound() Policy { return ps.notFound }
+
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+func matchSegments(pattern, segs []string) bool {
+	if len(pattern) != len(segs) {
+		return false
+	}
+	for i, s := range pattern {
+		if strings.HasPrefix(s, ":") {
+			if segs[i] == "" {
+				return false
+			}
+			continue
+		}
+		if s != segs[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,124 @@
+package cache
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/ratelimit"
+)
+
+// PurgePath is the admin endpoint that purges pages.
+const PurgePath = "/api/v1/admin/cache/purge"
+
+// maxPurgeBody bounds the purge request body.
+const maxPurgeBody = 4 << 10
+
+// Validate checks that exactly one of path, prefix and all is given and that
+// paths are absolute.
+func (t Target) Validate() error {
+	n := 0
+	for _, set := range []bool{t.Path != "", t.Prefix != "", t.All} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return errors.New(`give exactly one of "path", "prefix" or "all": true`)
+	}
+	for _, p := range []string{t.Path, t.Prefix} {
+		if p != "" && (!strings.HasPrefix(p, "/") || len(p) > 2048) {
+			return errors.New("paths start with / and are at most 2048 characters")
+		}
+	}
+	return nil
+}
+
+func (t Target) String() string {
+	switch {
+	case t.All:
+		return "everything"
+	case t.Prefix != "":
+		return "prefix " + t.Prefix
+	}
+	return "path " + t.Path
+}
+
+// Purge removes the target's pages here and, on PostgreSQL, sends the purge
+// to every other edge instance. It returns how many pages it removed here;
+// the error says the other instances could not be told.
+func (c *Cache) Purge(t Target) (int, error) {
+	if err := t.Validate(); err != nil {
+		return 0, err
+	}
+	n := c.purgeLocal(t)
+	if c.fanout != nil {
+		if err := c.fanout.send(t); err != nil {
+			return n, fmt.Errorf("cache: purge not sent to other edge instances: %w", err)
+		}
+	}
+	return n, nil
+}
+
+// purgeLocal removes the target's pages from this instance. Renders already
+// running are not stored afterwards (they may predate what the purge is for).
+func (c *Cache) purgeLocal(t Target) int {
+	c.gen.Add(1)
+	n := c.store.removeIf(t.matcher())
+	c.log.Info("cache: purged", "target", t.String(), "pages", n)
+	return n
+}
+
+// PurgeResult is the purge endpoint's answer.
+type PurgeResult struct {
+	// Purged is the number of pages removed on the instance that answered.
+	Purged int `json:"purged"`
+	// Broadcast is true when the purge was also sent to the other instances
+	// (PostgreSQL); false when this instance is the only one (SQLite).
+	Broadcast bool `json:"broadcast"`
+}
+
+// Register mounts POST /api/v1/admin/cache/purge on e, authorised by
+// "Authorization: Bearer <token>". With an empty token purging over HTTP is
+// off and the endpoint answers 404.
+func (c *Cache) Register(e *echo.Echo, token string) {
+	limiter := ratelimit.New(30, 2*time.Second)
+	e.POST(PurgePath, c.purgeHandler(token), limiter.ByIP())
+}
+
+func (c *Cache) purgeHandler(token string) echo.HandlerFunc {
+	return func(ctx echo.Context) error {
+		if token == "" {
+			return response.Error(ctx, http.StatusNotFound, "Not found")
+		}
+		given, ok := strings.CutPrefix(ctx.Request().Header.Get("Authorization"), "Bearer ")
+		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(token)) != 1 {
+			ctx.Response().Header().Set("WWW-Authenticate", `Bearer realm="cache purge"`)
+			return response.Error(ctx, http.StatusUnauthorized, "A valid purge token is required.")
+		}
+		var t Target
+		body := http.MaxBytesReader(ctx.Response(), ctx.Request().Body, maxPurgeBody)
+		dec := json.NewDecoder(body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&t); err != nil {
+			return response.Error(ctx, http.StatusBadRequest, `The body must be JSON: {"path": "/x"}, {"prefix": "/blog"} or {"all": true}.`)
+		}
+		if err := t.Validate(); err != nil {
+			return response.Error(ctx, http.StatusBadRequest, "Invalid purge: "+err.Error()+".")
+		}
+		n, err := c.Purge(t)
+		if err != nil {
+			c.log.Error("cache: purge fan-out", "err", err)
+			return response.Error(ctx, http.StatusServiceUnavailable,
+				fmt.Sprintf("Purged %d pages on this instance, but could not reach the other edge instances; try again.", n))
+		}
+		return response.OK(ctx, PurgeResult{Purged: n, Broadcast: c.fanout != nil})
+	}
+}

@@ -1,0 +1,134 @@
+package cache
+
+import (
+	"container/list"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// entry is one finished page: its status, headers and body in every encoding,
+// kept whole so a hit only copies bytes. Entries are immutable once stored; a
+// refresh stores a new one.
+type entry struct {
+	key    string
+	status int
+	header http.Header // Content-Type and the renderer's other headers, minus per-response ones
+	body   []byte      // identity
+	gzip   []byte      // nil when not compressible
+	brotli []byte
+	etag   string // strong validator of the identity bytes, quoted
+	stored time.Time
+	policy Policy
+	size   int64
+}
+
+// entryOverhead approximates the bookkeeping around an entry's bytes (map and
+// list nodes, header maps) so many tiny entries still count against the bound.
+const entryOverhead = 512
+
+func (e *entry) computeSize() {
+	n := int64(entryOverhead + len(e.key) + len(e.body) + len(e.gzip) + len(e.brotli) + len(e.etag))
+	for k, vs := range e.header {
+		n += int64(len(k))
+		for _, v := range vs {
+			n += int64(len(v))
+		}
+	}
+	e.size = n
+}
+
+// store is a map of entries with least-recently-used eviction bounded by the
+// total size of the entries in bytes.
+type store struct {
+	mu       sync.Mutex
+	maxBytes int64
+	bytes    int64
+	lru      *list.List // of *entry, front = most recently used
+	items    map[string]*list.Element
+}
+
+func newStore(maxBytes int64) *store {
+	return &store{maxBytes: maxBytes, lru: list.New(), items: map[string]*list.Element{}}
+}
+
+// get returns the entry for key and marks it used.
+func (s *store) get(key string) *entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	el, ok := s.items[key]
+	if !ok {
+		return nil
+	}
+	s.lru.MoveToFront(el)
+	return el.Value.(*entry)
+}
+
+// put stores e (replacing any entry of its key) and evicts the least recently
+// used entries until the total fits. An entry larger than the whole bound is
+// not stored.
+func (s *store) put(e *entry) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e.size > s.maxBytes {
+		return false
+	}
+	if el, ok := s.items[e.key]; ok {
+		s.removeLocked(el)
+	}
+	s.items[e.key] = s.lru.PushFront(e)
+	s.bytes += e.size
+	for s.bytes > s.maxBytes {
+		s.removeLocked(s.lru.Back())
+	}
+	return true
+}
+
+func (s *store) removeLocked(el *list.Element) {
+	e := s.lru.Remove(el).(*entry)
+	delete(s.items, e.key)
+	s.bytes -= e.size
+}
+
+// removeIf drops every entry whose key matches and returns how many it dropped.
+func (s *store) removeIf(match func(key string) bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for key, el := range s.items {
+		if match(key) {
+			s.removeLocked(el)
+			n++
+		}
+	}
+	return n
+}
+
+// stats reports the number of entries and their total size.
+func (s *store) stats() (entries int, bytes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.items), s.bytes
+}
+
+// Target says what a purge removes: one path (with any query), every path
+// under a prefix, or everything.
+type Target struct {
+	Path   string `json:"path,omitempty"`
+	Prefix string `json:"prefix,omitempty"`
+	All    bool   `json:"all,omitempty"`
+}
+
+func (t Target) matcher() func(key string) bool {
+	switch {
+	case t.All:
+		return func(string) bool { return true }
+	case t.Prefix != "":
+		p := escapePath(t.Prefix)
+		return func(key string) bool { return strings.HasPrefix(keyPath(key), p) }
+	default:
+		p := escapePath(t.Path)
+		return func(key string) bool { return keyPath(key) == p }
+	}
+}
