@@ -22,6 +22,8 @@ import (
 
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/config"
+	"omnibus/edge/internal/contact"
+	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/renderer"
@@ -112,6 +114,10 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	// (newsletter) newsletter.Register(api, ...)
+	contact.New(db).Register(api)
+	if err := content.Register(api); err != nil {
+		return err
+	}
 	// (accounts)   accounts.Register(api, ...)
 
 	// 8. Serve until SIGTERM/SIGINT, then drain.
