@@ -4,7 +4,7 @@ import type { MetaDescriptor } from "react-router";
 import { notFound, routeById } from "../../../shared/route-table";
 import { DEFAULT_PUBLIC_URL } from "./constants";
 
-export const SOCIAL_IMAGE = { path: "/og-image.png", width: 1200, height: 630, alt: "Omnibus — sell everywhere from one platform" };
+export const SOCIAL_IMAGE = { path: "/og-image.jpg", width: 1200, height: 630, alt: "Omnibus — sell everywhere from one platform" };
 
 export interface PageMetaInput {
   title: string;

@@ -33,8 +33,8 @@ export default function HomePage() {
           </div>
         </div>
         <Image
-          src="/images/app-screenshot.svg"
-          darkSrc="/images/app-screenshot-dark.svg"
+          src="/images/app/dashboard-light.svg"
+          darkSrc="/images/app/dashboard-dark.svg"
           alt="The Omnibus admin console"
           width={640}
           height={400}

@@ -1,0 +1,96 @@
+// The route table (shared/routes.json) and the router agree: every entry is a
+// route with the same path and module, and every route renders its page
+// inside the layout its entry names.
+import { cleanup, render, screen } from "@testing-library/react";
+import type { ComponentType } from "react";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import featuresContent from "../../shared/content/features.json";
+import { notFound, routes as table } from "../../shared/route-table";
+import App from "./root";
+import routeConfig from "./routes";
+import { headingOf } from "./lib/route-entry";
+
+interface RouteModule {
+  default: ComponentType;
+  loader?: unknown;
+  meta?: unknown;
+}
+const modules = import.meta.glob<RouteModule>("./routes/**/*.tsx", { eager: true });
+const moduleOf = (file: string) => modules[`./${file}`];
+
+afterEach(cleanup);
+
+describe("route table ↔ router", () => {
+  it("has one router route per table entry, with the same path, module and id", () => {
+    expect(routeConfig).toHaveLength(table.length + 1);
+    for (const entry of table) {
+      const route = routeConfig.find((r) => r.id === entry.id);
+      expect(route, entry.id).toBeDefined();
+      expect(route?.path).toBe(entry.path);
+      expect(route?.file).toBe(`routes/${entry.module}`);
+    }
+  });
+
+  it("sends every other path to the not-found module", () => {
+    const route = routeConfig.find((r) => r.id === notFound.id);
+    expect(route?.path).toBe("*");
+    expect(route?.file).toBe(`routes/${notFound.module}`);
+  });
+
+  it("has a route module with a page and meta for every module the table names", () => {
+    for (const file of new Set([...table.map((e) => e.module), notFound.module])) {
+      const mod = moduleOf(`routes/${file}`);
+      expect(mod, file).toBeDefined();
+      expect(typeof mod.default, file).toBe("function");
+      expect(typeof mod.meta, `${file} exports meta`).toBe("function");
+    }
+  });
+
+  it("has unique ids and paths", () => {
+    expect(new Set(table.map((e) => e.id)).size).toBe(table.length);
+    expect(new Set(table.map((e) => e.path)).size).toBe(table.length);
+  });
+});
+
+/** The app's root (layout picked from the route table) with every table route under it, as the router builds them. */
+function renderAt(url: string) {
+  const stubLoaders: Record<string, () => unknown> = {
+    // The /features loader calls the edge; here its data comes straight from the shared content.
+    features: () => ({ features: Promise.resolve(featuresContent.features) }),
+  };
+  const children = [...table, { ...notFound, path: "*" }].map((entry) => ({
+    id: entry.id,
+    path: entry.path,
+    Component: moduleOf(`routes/${entry.module}`).default,
+    loader: stubLoaders[entry.id] ?? (moduleOf(`routes/${entry.module}`).loader as (() => unknown) | undefined),
+  }));
+  const Stub = createRoutesStub([
+    { id: "root", Component: App, HydrateFallback: () => null, loader: () => ({ publicUrl: "https://omnibus.test" }), children },
+  ]);
+  return render(<Stub initialEntries={[url]} />);
+}
+
+const samplePath = (path: string) => path.replace(":slug", "sample-slug");
+
+describe("every route renders with its layout", () => {
+  it.each(table.map((entry) => [entry.id, entry] as const))("%s", async (_id, entry) => {
+    const { container } = renderAt(samplePath(entry.path));
+    const heading = await screen.findByRole("heading", { level: 1 });
+    expect(heading.textContent).toBe(headingOf(entry));
+    expect(container.querySelector("[data-layout]")?.getAttribute("data-layout")).toBe(entry.layout);
+    // Every layout has the navigation with the brand link home.
+    expect(screen.getByRole("link", { name: "Omnibus" }).getAttribute("href")).toBe("/");
+  });
+
+  it("renders an unknown path as the not-found page in the minimal layout", async () => {
+    const { container } = renderAt("/no/such/page");
+    expect((await screen.findByRole("heading", { level: 1 })).textContent).toBe("Page not found");
+    expect(container.querySelector("[data-layout]")?.getAttribute("data-layout")).toBe("minimal");
+  });
+
+  it("shows the feature list on /features once the deferred data arrives", async () => {
+    renderAt("/features");
+    expect(await screen.findByText(featuresContent.features[0].title)).toBeTruthy();
+  });
+});
