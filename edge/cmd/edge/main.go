@@ -24,6 +24,7 @@ import (
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/renderer"
@@ -113,7 +114,7 @@ func run(log *slog.Logger) error {
 	if err := platform.Register(api); err != nil {
 		return err
 	}
-	// (newsletter) newsletter.Register(api, ...)
+	newsletter.New(db).Register(api)
 	contact.New(db).Register(api)
 	if err := content.Register(api); err != nil {
 		return err

@@ -11,6 +11,7 @@ package newsletter
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"mime"
@@ -101,11 +102,12 @@ func (s *Service) subscribe(c echo.Context) error {
 		return response.Error(c, http.StatusRequestEntityTooLarge, messages[reasonTooLarge])
 	}
 	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
+	var tooBig *http.MaxBytesError // the server's own API body limit
+	if errors.As(err, &tooBig) || len(body) > MaxBody {
+		return response.Error(c, http.StatusRequestEntityTooLarge, messages[reasonTooLarge])
+	}
 	if err != nil {
 		return fail(c, form, "", reasonMalformed)
-	}
-	if len(body) > MaxBody {
-		return response.Error(c, http.StatusRequestEntityTooLarge, messages[reasonTooLarge])
 	}
 
 	var raw, returnTo string

@@ -13,16 +13,19 @@ import (
 
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/ratelimit"
+	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
 const path = "/api/v1/news-letter/subscribe"
 
+// newServer mounts the service as the edge does: on /api/v1 with the
+// server's API body limit.
 func newServer(db *storage.DB) (*echo.Echo, *newsletter.Service) {
 	e := echo.New()
 	s := newsletter.New(db)
-	s.Register(e.Group("/api/v1"))
+	s.Register(e.Group("/api/v1", server.BodyLimit(server.DefaultAPIBodyLimit)))
 	return e, s
 }
 
