@@ -26,10 +26,10 @@ const logo = (body) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" fill="${INK}">${body}</svg>\n`;
 
 const LOGOS = {
-  "kaveri-spices": logo(
+  "kaveri-handlooms": logo(
     `<path d="M14 38c-4-6-3-16 4-22 3-3 8-4 10-8 2 6-1 10-3 13 4-1 7-4 8-7 3 9-2 20-10 24-3 1-6 1-9 0z"/>` +
       `<text x="42" y="26" ${FONT} font-size="17" font-weight="800" letter-spacing="1.5">KAVERI</text>` +
-      `<text x="43" y="40" ${FONT} font-size="9" font-weight="600" letter-spacing="4.2">SPICES</text>`,
+      `<text x="43" y="40" ${FONT} font-size="8" font-weight="700" letter-spacing="1.2">HANDLOOMS</text>`,
   ),
   "kora-handloom": logo(
     `<g fill="none" stroke="${INK}" stroke-width="3"><path d="M8 12h26M8 20h26M8 28h26M8 36h26"/><path d="M13 8v32M21 8v32M29 8v32" stroke-dasharray="4 4"/></g>` +
