@@ -249,19 +249,22 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 		c.log.Warn("cache: incomplete render not kept", "key", key, "status", status, "why", why)
 		return result{failed: true}
 	}
+	if status >= 500 {
+		if len(rec.header.Values("Set-Cookie")) > 0 {
+			return result{failed: true}
+		}
+		// Shared with the requests waiting now (with its Retry-After and
+		// no-store), never stored.
+		return result{entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: rec.buf.Bytes()}, failed: true}
+	}
 	if why := personal(rec.header); why != "" {
 		return result{} // each visitor asks for its own
 	}
-	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: rec.buf.Bytes()}
-	if status >= 500 {
-		e.computeSize()
-		return result{entry: e, failed: true} // shared with the waiters, never stored
-	}
 	policy, storable := c.policyFor(orig.URL.Path, status)
-	if !storable {
-		e.computeSize()
-		return result{entry: e}
+	if !storable { // e.g. a temporary redirect: shared now, not kept
+		return result{entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: rec.buf.Bytes()}}
 	}
+	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: rec.buf.Bytes()}
 	e.policy = policy
 	e.stored = c.now()
 	if compressible(e.header.Get("Content-Type")) && len(e.body) > 0 {
@@ -357,6 +360,16 @@ var perResponse = []string{
 	"Cache-Control", "Age", "Date", "Expires", "ETag", "Last-Modified", "Vary",
 	"Content-Length", "Content-Encoding", "Transfer-Encoding", "Connection",
 	"Keep-Alive", "Set-Cookie", "X-Cache", "Retry-After", "X-Request-Id", "Trailer",
+}
+
+// sharedHeader is the renderer's header for a one-off answer given to the
+// requests that waited for it: as sent, less what belongs to one connection.
+func sharedHeader(h http.Header) http.Header {
+	s := h.Clone()
+	for _, k := range []string{"Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "X-Request-Id", "Trailer"} {
+		s.Del(k)
+	}
+	return s
 }
 
 func storedHeader(h http.Header) http.Header {

@@ -1,0 +1,235 @@
+package cache
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"omnibus/edge/internal/storage/storagetest"
+)
+
+// fill caches the given pages and checks they are hits.
+func fill(t *testing.T, h http.Handler, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		get(h, p)
+		if w := get(h, p); w.Header().Get("X-Cache") != "HIT" {
+			t.Fatalf("%s not cached: %q", p, w.Header().Get("X-Cache"))
+		}
+	}
+}
+
+// cached reports whether path is a hit (a miss stores it, as any request would).
+func cached(h http.Handler, path string) bool {
+	return get(h, path).Header().Get("X-Cache") == "HIT"
+}
+
+func TestPurgeLocal(t *testing.T) {
+	pages := []string{"/", "/blog", "/blog?page=2", "/blog/article/a", "/blog/article/b", "/pricing"}
+	for _, tc := range []struct {
+		target Target
+		n      int
+		gone   []string
+	}{
+		{Target{Path: "/blog"}, 2, []string{"/blog", "/blog?page=2"}},
+		{Target{Prefix: "/blog/"}, 2, []string{"/blog/article/a", "/blog/article/b"}},
+		{Target{Prefix: "/blog"}, 4, []string{"/blog", "/blog?page=2", "/blog/article/a", "/blog/article/b"}},
+		{Target{All: true}, 6, pages},
+	} {
+		t.Run(tc.target.String(), func(t *testing.T) {
+			c, _ := newTestCache(t, DefaultMaxBytes)
+			h := c.Wrap(&renderer{})
+			fill(t, h, pages...)
+			n, err := c.Purge(tc.target)
+			if err != nil || n != tc.n {
+				t.Fatalf("Purge = %d, %v; want %d", n, err, tc.n)
+			}
+			gone := map[string]bool{}
+			for _, p := range tc.gone {
+				gone[p] = true
+			}
+			for _, p := range pages {
+				if hit := get(h, p).Header().Get("X-Cache") == "HIT"; hit == gone[p] {
+					t.Errorf("%s: hit=%v after purging %s", p, hit, tc.target)
+				}
+			}
+		})
+	}
+}
+
+func purgeRequest(t *testing.T, e *echo.Echo, auth, body string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodPost, PurgePath, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	if auth != "" {
+		r.Header.Set("Authorization", auth)
+	}
+	w := httptest.NewRecorder()
+	e.ServeHTTP(w, r)
+	return w
+}
+
+func errorDetail(t *testing.T, w *httptest.ResponseRecorder) string {
+	t.Helper()
+	var body struct {
+		ErrorDetail string `json:"errorDetail"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.ErrorDetail == "" {
+		t.Fatalf("want {errorDetail}, got %d %q", w.Code, w.Body.String())
+	}
+	return body.ErrorDetail
+}
+
+func TestPurgeAPI(t *testing.T) {
+	c, _ := newTestCache(t, DefaultMaxBytes)
+	h := c.Wrap(&renderer{})
+	fill(t, h, "/", "/blog", "/blog/article/a")
+
+	t.Run("disabled without a token", func(t *testing.T) {
+		e := echo.New()
+		c.Register(e, "")
+		w := purgeRequest(t, e, "Bearer anything", `{"all":true}`)
+		if w.Code != http.StatusNotFound {
+			t.Fatalf("status %d", w.Code)
+		}
+		errorDetail(t, w)
+	})
+
+	e := echo.New()
+	c.Register(e, "s3cret-token")
+	for name, auth := range map[string]string{"missing": "", "wrong": "Bearer nope", "not bearer": "Basic czNjcmV0LXRva2Vu"} {
+		t.Run(name+" token", func(t *testing.T) {
+			w := purgeRequest(t, e, auth, `{"all":true}`)
+			if w.Code != http.StatusUnauthorized || w.Header().Get("WWW-Authenticate") == "" {
+				t.Fatalf("status %d, WWW-Authenticate %q", w.Code, w.Header().Get("WWW-Authenticate"))
+			}
+			errorDetail(t, w)
+		})
+	}
+	if !cached(h, "/") || !cached(h, "/blog") {
+		t.Fatal("an unauthorised purge removed pages")
+	}
+
+	for _, body := range []string{`{}`, `{"path":"/a","all":true}`, `{"path":"blog"}`, `not json`, `{"paths":"/x"}`} {
+		w := purgeRequest(t, e, "Bearer s3cret-token", body)
+		if w.Code != http.StatusBadRequest {
+			t.Errorf("%s: status %d", body, w.Code)
+		}
+		errorDetail(t, w)
+	}
+
+	w := purgeRequest(t, e, "Bearer s3cret-token", `{"prefix":"/blog"}`)
+	if w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"purged":2,"broadcast":false}` {
+		t.Fatalf("purge: %d %s", w.Code, w.Body.String())
+	}
+	if !cached(h, "/") || cached(h, "/blog") {
+		t.Fatal("prefix purge removed the wrong pages")
+	}
+}
+
+func TestPurgeCommand(t *testing.T) {
+	c, _ := newTestCache(t, DefaultMaxBytes)
+	h := c.Wrap(&renderer{})
+	fill(t, h, "/", "/blog")
+	e := echo.New()
+	c.Register(e, "tok")
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+
+	var out, errOut bytes.Buffer
+	if code := RunPurgeCommand([]string{"--url", srv.URL, "--path", "/blog"}, ":8080", "tok", &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "purged path /blog: 1 pages") {
+		t.Errorf("output %q", out.String())
+	}
+	if cached(h, "/blog") || !cached(h, "/") {
+		t.Fatal("the command did not purge /blog alone")
+	}
+
+	errOut.Reset()
+	if code := RunPurgeCommand([]string{"--url", srv.URL, "--all"}, ":8080", "wrong", &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "401") {
+		t.Errorf("wrong token: exit %d, %q", code, errOut.String())
+	}
+	if code := RunPurgeCommand([]string{"--url", srv.URL, "--all", "--path", "/x"}, ":8080", "tok", &out, &errOut); code != 2 {
+		t.Errorf("two targets: exit %d", code)
+	}
+	if code := RunPurgeCommand([]string{"--all"}, ":8080", "", &out, &errOut); code != 2 {
+		t.Errorf("no token: exit %d", code)
+	}
+	if localURL(":9090") != "http://127.0.0.1:9090" || localURL("10.0.0.5:80") != "http://10.0.0.5:80" {
+		t.Error("localURL")
+	}
+}
+
+// TestPurgeFansOutOnPostgres runs two cache instances listening on the same
+// database: a purge on one removes the page from the other.
+func TestPurgeFansOutOnPostgres(t *testing.T) {
+	db := storagetest.Postgres(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	a, _ := newTestCache(t, DefaultMaxBytes)
+	b, _ := newTestCache(t, DefaultMaxBytes)
+	for _, c := range []*Cache{a, b} {
+		if err := c.StartFanout(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ha, hb := a.Wrap(&renderer{}), b.Wrap(&renderer{})
+	fill(t, ha, "/", "/blog")
+	fill(t, hb, "/", "/blog", "/blog/article/x")
+
+	e := echo.New()
+	a.Register(e, "tok")
+	w := purgeRequest(t, e, "Bearer tok", `{"prefix":"/blog"}`)
+	if w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"purged":1,"broadcast":true}` {
+		t.Fatalf("purge: %d %s", w.Code, w.Body.String())
+	}
+	// The notification arrives asynchronously; wait for it (bounded).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if n, _ := b.Stats(); n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			n, _ := b.Stats()
+			t.Fatalf("other instance still holds %d pages, want 1 (/)", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !cached(hb, "/") || cached(hb, "/blog") {
+		t.Fatal("the other instance purged the wrong pages")
+	}
+	if n, _ := a.Stats(); n != 1 {
+		t.Fatalf("purging instance holds %d pages, want 1", n)
+	}
+
+	if _, err := b.Purge(Target{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for n, _ := a.Stats(); n != 0; n, _ = a.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatal("purge all did not reach the first instance")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestFanoutIsLocalOnSQLite(t *testing.T) {
+	c, _ := newTestCache(t, DefaultMaxBytes)
+	if err := c.StartFanout(context.Background(), storagetest.SQLite(t)); err != nil {
+		t.Fatal(err)
+	}
+	if c.fanout != nil {
+		t.Fatal("SQLite has no NOTIFY: purges must stay local")
+	}
+}
