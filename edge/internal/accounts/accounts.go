@@ -1,0 +1,224 @@
+// Package accounts owns the visitor's account and session: registration,
+// password sign-in (argon2id), server-side sessions in the database, the
+// cross-site check on every state change, password reset by e-mail, store
+// name availability, Google sign-in (popup code, ID-token credential and a
+// no-JavaScript redirect flow), and the edge's redirect rules for /login and
+// /register (SPEC §4, §6).
+//
+// Every endpoint takes JSON or a form post. JSON gets JSON (errors as
+// {"errorDetail": "..."}); a form post (a page without JavaScript) gets a
+// 303 to the page to show next, errors as ?error=<code> whose words the page
+// reads from shared/content/auth.json, the same file the JSON answers use.
+package accounts
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"omnibus/edge/internal/mail"
+	"omnibus/edge/internal/ratelimit"
+	"omnibus/edge/internal/storage"
+	"omnibus/shared"
+)
+
+// Sign-in statuses (omnicustomerStatus). A new account is StatusAccountCreated.
+const (
+	StatusAccountCreated  = "account_created"
+	StatusPendingPayment  = "pending_initial_license_payment"
+	contactPath           = "/contact-us"
+	defaultMerchantAppURL = "/landing-page"
+)
+
+// MaxBody is the largest request body an endpoint reads (16 KB).
+const MaxBody = 16 << 10
+
+// Account is one merchant account (table made by storage migration 3).
+type Account struct {
+	ID            uint64 `gorm:"primaryKey"`
+	Name          string
+	Email         string
+	PasswordHash  string
+	StoreName     *string
+	GoogleSubject *string
+	Status        string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// TableName keeps the model on migration 3's table.
+func (Account) TableName() string { return "accounts" }
+
+// Options configure the service (from config.Config).
+type Options struct {
+	// PublicURL is the site's origin: cookie security (https → Secure), the
+	// trusted origin of the cross-site check, and the base of e-mailed links.
+	PublicURL string
+	// MerchantAppURL is where a signed-in merchant whose status is past
+	// onboarding is sent (default /landing-page).
+	MerchantAppURL string
+	// SessionTTL is the idle time after which a session ends (default 7 days).
+	SessionTTL time.Duration
+	// Google sign-in; disabled when ClientID is empty.
+	GoogleClientID     string
+	GoogleClientSecret string
+	GoogleIssuerURL    string
+}
+
+// Service is the accounts API and the page middleware.
+type Service struct {
+	db     *storage.DB
+	mail   mail.Sender
+	opt    Options
+	public *url.URL
+	google *google
+
+	// Rate limits, per client IP and per account e-mail.
+	LoginByIP, LoginByAccount   *ratelimit.Limiter
+	ResetByIP, ResetByAccount   *ratelimit.Limiter
+	RegisterByIP, GoogleByIP    *ratelimit.Limiter
+	AvailabilityByIP            *ratelimit.Limiter
+
+	// now is the clock (tests move it to expire sessions and links).
+	now func() time.Time
+	// background runs work the answer must not wait for (sending mail).
+	background func(func())
+}
+
+// New returns the service. sender may be nil when nothing is e-mailed (tests).
+func New(db *storage.DB, sender mail.Sender, opt Options) *Service {
+	if opt.MerchantAppURL == "" {
+		opt.MerchantAppURL = defaultMerchantAppURL
+	}
+	if opt.SessionTTL <= 0 {
+		opt.SessionTTL = 7 * 24 * time.Hour
+	}
+	if opt.GoogleIssuerURL == "" {
+		opt.GoogleIssuerURL = "https://accounts.google.com"
+	}
+	pub, err := url.Parse(opt.PublicURL)
+	if err != nil || pub.Host == "" {
+		pub = &url.URL{Scheme: "http", Host: "localhost:8080"}
+	}
+	s := &Service{
+		db: db, mail: sender, opt: opt, public: pub,
+		LoginByIP:        ratelimit.New(20, 30*time.Second),
+		LoginByAccount:   ratelimit.New(5, time.Minute),
+		ResetByIP:        ratelimit.New(5, time.Minute),
+		ResetByAccount:   ratelimit.New(3, 10*time.Minute),
+		RegisterByIP:     ratelimit.New(10, time.Minute),
+		GoogleByIP:       ratelimit.New(20, 30*time.Second),
+		AvailabilityByIP: ratelimit.New(60, time.Second),
+		now:              func() time.Time { return time.Now().UTC() },
+		background:       func(f func()) { go f() },
+	}
+	if opt.GoogleClientID != "" {
+		s.google = newGoogle(opt.GoogleIssuerURL, opt.GoogleClientID, opt.GoogleClientSecret)
+	}
+	return s
+}
+
+// Register adds the endpoints to g, the /api/v1 group.
+func (s *Service) Register(g *echo.Group) {
+	guard := s.sameOrigin
+	g.POST("/oaccount/register", s.register, guard)
+	g.POST("/oaccount/login", s.login, guard)
+	g.POST("/oaccount/logout", s.logout, guard)
+	g.GET("/oaccount/isloggedin", s.isLoggedIn)
+	g.POST("/hq/account/seller/login", s.login, guard)
+	g.POST("/hq/account/seller/logout", s.logout, guard)
+	g.GET("/hq/account/seller/isloggedin", s.isLoggedIn)
+	g.POST("/hq/oaccount/forgotPassword", s.forgotPassword, guard)
+	g.POST("/hq/oaccount/resetPassword", s.resetPassword, guard)
+	g.GET("/onboarding/check-omnidomain-availability", s.checkAvailability)
+	g.POST("/oaccount/signin/google", s.googleSignIn, guard)
+	g.GET("/oaccount/sso-redirect/google", s.googleRedirect)
+}
+
+// Destination is where a signed-in visitor of the given status belongs
+// (SPEC §4): onboarding statuses to /contact-us, any other to the merchant app.
+func (s *Service) Destination(status string) string {
+	if status == StatusAccountCreated || status == StatusPendingPayment {
+		return contactPath
+	}
+	return s.opt.MerchantAppURL
+}
+
+// Message codes: the keys of messages in shared/content/auth.json.
+const (
+	codeMalformed             = "malformed"
+	codeTooLarge              = "tooLarge"
+	codeRateLimited           = "rateLimited"
+	codeCrossSite             = "crossSite"
+	codeUnavailable           = "unavailable"
+	codeNameRequired          = "nameRequired"
+	codeNameTooLong           = "nameTooLong"
+	codeEmailRequired         = "emailRequired"
+	codeEmailInvalid          = "emailInvalid"
+	codeEmailTaken            = "emailTaken"
+	codePasswordRequired      = "passwordRequired"
+	codePasswordTooShort      = "passwordTooShort"
+	codePasswordTooLong       = "passwordTooLong"
+	codePasswordCommon        = "passwordCommon"
+	codePasswordIsEmail       = "passwordIsEmail"
+	codeStoreNameRequired     = "storeNameRequired"
+	codeStoreNameTooShort     = "storeNameTooShort"
+	codeStoreNameTooLong      = "storeNameTooLong"
+	codeStoreNameReserved     = "storeNameReserved"
+	codeStoreNameTaken        = "storeNameTaken"
+	codeStoreNameAvailable    = "storeNameAvailable"
+	codeInvalidCredentials    = "invalidCredentials"
+	codeResetSent             = "resetSent"
+	codeResetInvalid          = "resetInvalid"
+	codeGoogleUnavailable     = "googleUnavailable"
+	codeGoogleFailed          = "googleFailed"
+	codeGoogleMissing         = "googleMissing"
+	codeGoogleEmailUnverified = "googleEmailUnverified"
+	codeGoogleLinkedElsewhere = "googleLinkedElsewhere"
+)
+
+// content is shared/content/auth.json, read once.
+var content = func() (c struct {
+	Messages   map[string]string `json:"messages"`
+	ResetEmail struct {
+		Subject string `json:"subject"`
+		Body    string `json:"body"`
+	} `json:"resetEmail"`
+}) {
+	if err := json.Unmarshal(shared.AuthJSON, &c); err != nil {
+		panic("accounts: shared/content/auth.json: " + err.Error())
+	}
+	for _, k := range []string{codeMalformed, codeTooLarge, codeRateLimited, codeCrossSite, codeUnavailable,
+		codeNameRequired, codeNameTooLong, codeEmailRequired, codeEmailInvalid, codeEmailTaken,
+		codePasswordRequired, codePasswordTooShort, codePasswordTooLong, codePasswordCommon, codePasswordIsEmail,
+		codeStoreNameRequired, codeStoreNameTooShort, codeStoreNameTooLong, codeStoreNameReserved, codeStoreNameTaken,
+		codeStoreNameAvailable, codeInvalidCredentials, codeResetSent, codeResetInvalid, codeGoogleUnavailable,
+		codeGoogleFailed, codeGoogleMissing, codeGoogleEmailUnverified, codeGoogleLinkedElsewhere} {
+		if c.Messages[k] == "" {
+			panic("accounts: shared/content/auth.json has no message " + k)
+		}
+	}
+	if c.ResetEmail.Subject == "" || !strings.Contains(c.ResetEmail.Body, "{link}") {
+		panic("accounts: shared/content/auth.json: resetEmail needs a subject and a body with {link}")
+	}
+	return c
+}()
+
+// Message is the words for a code (exported for tests and other packages).
+func Message(code string) string { return content.Messages[code] }
+
+// problem is a refused request: its status and message code.
+type problem struct {
+	status int
+	code   string
+}
+
+func (p *problem) Error() string { return p.code }
+
+func fail(status int, code string) *problem { return &problem{status: status, code: code} }
+
+var errUnavailable = fail(http.StatusServiceUnavailable, codeUnavailable)

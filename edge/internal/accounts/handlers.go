@@ -1,0 +1,163 @@
+package accounts
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/mail"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+	"gorm.io/gorm"
+
+	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/storage"
+)
+
+const maxName = 100
+
+// normaliseEmail trims and lower-cases an address, or says why it is refused.
+func normaliseEmail(raw string) (string, string) {
+	e := strings.TrimSpace(raw)
+	if e == "" {
+		return "", codeEmailRequired
+	}
+	a, err := mail.ParseAddress(e)
+	if len(e) > 254 || err != nil || a.Name != "" || a.Address != e {
+		return "", codeEmailInvalid
+	}
+	domain := e[strings.LastIndexByte(e, '@')+1:]
+	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+		return "", codeEmailInvalid
+	}
+	return strings.ToLower(e), ""
+}
+
+// register: POST /oaccount/register {name, email, password, storeName}.
+// Creates the account (status account_created) with its store name and
+// signs the visitor in: 201 with the status, or 303 to /contact-us.
+func (s *Service) register(c echo.Context) error {
+	const page = "/register"
+	if ok, wait := s.RegisterByIP.Allow(c.RealIP()); !ok {
+		return limited(c, page, wait)
+	}
+	f, p := read(c)
+	if p != nil {
+		return refuse(c, page, nil, p)
+	}
+	name := strings.TrimSpace(f["name"])
+	email, emailCode := normaliseEmail(f["email"])
+	slug := Slug(f["storeName"])
+	code := ""
+	switch {
+	case name == "":
+		code = codeNameRequired
+	case utf8.RuneCountInString(name) > maxName:
+		code = codeNameTooLong
+	case emailCode != "":
+		code = emailCode
+	default:
+		if code = passwordProblem(f["password"], email, slug); code == "" {
+			code = storeNameProblem(f["storeName"], slug)
+		}
+	}
+	if code != "" {
+		return refuse(c, page, nil, fail(http.StatusBadRequest, code))
+	}
+
+	ctx := c.Request().Context()
+	now := s.now()
+	acct := &Account{Name: name, Email: email, PasswordHash: hashPassword(f["password"]), StoreName: &slug, Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
+	if err := s.db.WithContext(ctx).Create(acct).Error; err != nil {
+		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
+			slog.Error("accounts: register", "err", err)
+			return refuse(c, page, nil, errUnavailable)
+		}
+		// Which unique column? The e-mail is the one to tell first.
+		var n int64
+		s.db.WithContext(ctx).Model(&Account{}).Where("email = ?", email).Count(&n)
+		if n > 0 {
+			return refuse(c, page, nil, fail(http.StatusConflict, codeEmailTaken))
+		}
+		return refuse(c, page, nil, fail(http.StatusConflict, codeStoreNameTaken))
+	}
+	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
+		slog.Error("accounts: session after register", "err", err)
+		return refuse(c, page, nil, errUnavailable)
+	}
+	return s.signedIn(c, http.StatusCreated, acct)
+}
+
+// login: POST /oaccount/login and /hq/account/seller/login {email, password}.
+// Rate-limited per client IP and per account e-mail (429 + Retry-After).
+func (s *Service) login(c echo.Context) error {
+	const page = "/login"
+	if ok, wait := s.LoginByIP.Allow(c.RealIP()); !ok {
+		return limited(c, page, wait)
+	}
+	f, p := read(c)
+	if p != nil {
+		return refuse(c, page, nil, p)
+	}
+	email, code := normaliseEmail(f["email"])
+	if code == "" && f["password"] == "" {
+		code = codePasswordRequired
+	}
+	if code != "" {
+		return refuse(c, page, nil, fail(http.StatusBadRequest, code))
+	}
+	if ok, wait := s.LoginByAccount.Allow(email); !ok {
+		return limited(c, page, wait)
+	}
+	ctx := c.Request().Context()
+	var acct Account
+	err := s.db.WithContext(ctx).Where("email = ?", email).First(&acct).Error
+	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
+		slog.Error("accounts: login lookup", "err", err)
+		return refuse(c, page, nil, errUnavailable)
+	}
+	hash := acct.PasswordHash
+	if hash == "" {
+		hash = dummyHash() // no account, or Google-only: same work, same answer
+	}
+	if !checkPassword(hash, f["password"]) || acct.PasswordHash == "" {
+		return refuse(c, page, nil, fail(http.StatusUnauthorized, codeInvalidCredentials))
+	}
+	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {
+		slog.Error("accounts: session", "err", err)
+		return refuse(c, page, nil, errUnavailable)
+	}
+	return s.signedIn(c, http.StatusOK, &acct)
+}
+
+// logout: POST /oaccount/logout and /hq/account/seller/logout. Ends this
+// browser's session (signed in or not, the answer is the same).
+func (s *Service) logout(c echo.Context) error {
+	if err := s.endSession(c.Request().Context(), c.Response(), c.Request()); err != nil {
+		slog.Error("accounts: logout", "err", err)
+		return refuse(c, "/", nil, errUnavailable)
+	}
+	if isForm(c.Request()) {
+		return seeOther(c, "/login?signedOut=1")
+	}
+	noStore(c.Response())
+	return response.OK(c, envelope{status{}})
+}
+
+// isLoggedIn: GET /oaccount/isloggedin and /hq/account/seller/isloggedin →
+// {"data": {"isLoggedIn": bool, "omnicustomerStatus": string}} (plus
+// redirectTo when signed in).
+func (s *Service) isLoggedIn(c echo.Context) error {
+	noStore(c.Response())
+	c.Response().Header().Add("Vary", "Cookie")
+	acct, err := s.current(c.Request().Context(), c.Response(), c.Request())
+	if err != nil {
+		slog.Error("accounts: session lookup", "err", err)
+		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
+	}
+	if acct == nil {
+		return response.OK(c, envelope{status{}})
+	}
+	return response.OK(c, envelope{status{IsLoggedIn: true, OmnicustomerStatus: acct.Status, RedirectTo: s.Destination(acct.Status)}})
+}

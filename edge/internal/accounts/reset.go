@@ -1,0 +1,173 @@
+package accounts
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"gorm.io/gorm"
+
+	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/mail"
+)
+
+// resetTTL is how long an e-mailed reset link works.
+const resetTTL = time.Hour
+
+// PasswordReset is one e-mailed reset link (table made by storage
+// migration 5), keyed by the SHA-256 of its token.
+type PasswordReset struct {
+	TokenHash string `gorm:"primaryKey"`
+	AccountID uint64
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    *time.Time
+}
+
+// TableName keeps the model on migration 5's table.
+func (PasswordReset) TableName() string { return "password_resets" }
+
+// forgotPassword: POST /hq/oaccount/forgotPassword {email}. The answer is the
+// same whether or not an account exists (no enumeration) and does not wait
+// for the mail; for a real account with a password or not, a single-use
+// link valid for an hour is e-mailed.
+func (s *Service) forgotPassword(c echo.Context) error {
+	const page = "/forgot-password"
+	if ok, wait := s.ResetByIP.Allow(c.RealIP()); !ok {
+		return limited(c, page, wait)
+	}
+	f, p := read(c)
+	if p != nil {
+		return refuse(c, page, nil, p)
+	}
+	email, code := normaliseEmail(f["email"])
+	if code != "" {
+		return refuse(c, page, nil, fail(http.StatusBadRequest, code))
+	}
+	// Per-address limit: quietly send nothing more, answer the same.
+	if ok, _ := s.ResetByAccount.Allow(email); ok {
+		s.background(func() { s.sendReset(email) })
+	}
+	if isForm(c.Request()) {
+		return seeOther(c, page+"?sent=1")
+	}
+	noStore(c.Response())
+	return response.OK(c, envelope{map[string]string{"message": Message(codeResetSent)}})
+}
+
+// sendReset makes a reset link for the account with this e-mail, if any, and
+// mails it. Errors are logged: the visitor was already answered.
+func (s *Service) sendReset(email string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var acct Account
+	err := s.db.WithContext(ctx).Where("email = ?", email).First(&acct).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return
+	}
+	if err != nil {
+		slog.Error("accounts: reset lookup", "err", err)
+		return
+	}
+	token := newToken()
+	now := s.now()
+	if err := s.db.WithContext(ctx).Create(&PasswordReset{TokenHash: tokenHash(token), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(resetTTL)}).Error; err != nil {
+		slog.Error("accounts: store reset", "err", err)
+		return
+	}
+	link := s.public.JoinPath("/reset-password")
+	link.RawQuery = url.Values{"token": {token}}.Encode()
+	body := strings.NewReplacer("{name}", acct.Name, "{link}", link.String()).Replace(content.ResetEmail.Body)
+	if s.mail == nil {
+		slog.Error("accounts: no mail sender; reset link not sent", "account", acct.ID)
+		return
+	}
+	if err := s.mail.Send(ctx, mail.Message{To: acct.Email, Subject: content.ResetEmail.Subject, Text: body}); err != nil {
+		slog.Error("accounts: send reset mail", "err", err, "account", acct.ID)
+	}
+}
+
+// resetPassword: POST /hq/oaccount/resetPassword {token, password}. Sets the
+// new password once per link, ends every session of the account and signs
+// this browser in with a fresh one.
+func (s *Service) resetPassword(c echo.Context) error {
+	const page = "/reset-password"
+	if ok, wait := s.ResetByIP.Allow(c.RealIP()); !ok {
+		return limited(c, page, wait)
+	}
+	f, p := read(c)
+	if p != nil {
+		return refuse(c, page, nil, p)
+	}
+	token := f["token"]
+	back := url.Values{}
+	if validToken(token) {
+		back.Set("token", token)
+	}
+	ctx := c.Request().Context()
+	now := s.now()
+	var acct Account
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var pr PasswordReset
+		if !validToken(token) {
+			return fail(http.StatusBadRequest, codeResetInvalid)
+		}
+		err := tx.First(&pr, "token_hash = ?", tokenHash(token)).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && (pr.UsedAt != nil || now.After(pr.ExpiresAt))) {
+			return fail(http.StatusBadRequest, codeResetInvalid)
+		}
+		if err != nil {
+			return err
+		}
+		if err := tx.First(&acct, pr.AccountID).Error; err != nil {
+			return err
+		}
+		if code := passwordProblem(f["password"], acct.Email, deref(acct.StoreName)); code != "" {
+			return fail(http.StatusBadRequest, code)
+		}
+		// Claim the link: only one request can turn used_at from NULL.
+		res := tx.Model(&PasswordReset{}).Where("token_hash = ? AND used_at IS NULL", pr.TokenHash).Update("used_at", now)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected != 1 {
+			return fail(http.StatusBadRequest, codeResetInvalid)
+		}
+		if err := tx.Model(&acct).Updates(map[string]any{"password_hash": hashPassword(f["password"]), "updated_at": now}).Error; err != nil {
+			return err
+		}
+		// Other links of this account die with this one; so do its sessions.
+		if err := tx.Model(&PasswordReset{}).Where("account_id = ? AND used_at IS NULL", acct.ID).Update("used_at", now).Error; err != nil {
+			return err
+		}
+		return tx.Delete(&Session{}, "account_id = ?", acct.ID).Error
+	})
+	var pb *problem
+	if errors.As(err, &pb) {
+		if pb.code == codeResetInvalid {
+			back = nil
+		}
+		return refuse(c, page, back, pb)
+	}
+	if err != nil {
+		slog.Error("accounts: reset password", "err", err)
+		return refuse(c, page, back, errUnavailable)
+	}
+	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {
+		slog.Error("accounts: session after reset", "err", err)
+		return refuse(c, "/login", nil, errUnavailable)
+	}
+	return s.signedIn(c, http.StatusOK, &acct)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

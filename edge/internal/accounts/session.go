@@ -1,0 +1,143 @@
+package accounts
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// CookieName is the session cookie (opaque; HttpOnly; SameSite=Lax; Secure
+// on https). The page cache bypasses any request carrying it.
+const CookieName = "omnibus_session"
+
+// touchEvery bounds how often a session's LastSeenAt is written: at most
+// once a minute per session, not on every request.
+const touchEvery = time.Minute
+
+// Session is one signed-in browser (table made by storage migration 4). ID
+// is the SHA-256 of the cookie's token, never the token itself.
+type Session struct {
+	ID         string `gorm:"primaryKey"`
+	AccountID  uint64
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+}
+
+// TableName keeps the model on migration 4's table.
+func (Session) TableName() string { return "sessions" }
+
+// newToken is 32 random bytes, base64url: the cookie value.
+func newToken() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func tokenHash(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
+// validToken checks a cookie's shape before any database lookup.
+func validToken(t string) bool {
+	if len(t) != 43 {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(t)
+	return err == nil
+}
+
+// startSession signs acct in on this browser: a new session (a new id, so a
+// session fixed before sign-in is worthless), the old one of this browser
+// deleted, the cookie set. Expired sessions of anyone are pruned on the way.
+func (s *Service) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, acct *Account) error {
+	now := s.now()
+	token := newToken()
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if old, err := r.Cookie(CookieName); err == nil && validToken(old.Value) {
+			if err := tx.Delete(&Session{}, "id = ?", tokenHash(old.Value)).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Delete(&Session{}, "last_seen_at < ?", now.Add(-s.opt.SessionTTL)).Error; err != nil {
+			return err
+		}
+		return tx.Create(&Session{ID: tokenHash(token), AccountID: acct.ID, CreatedAt: now, LastSeenAt: now}).Error
+	})
+	if err != nil {
+		return err
+	}
+	s.setCookie(w, token)
+	return nil
+}
+
+// current is the signed-in account of this request, or nil. A session idle
+// for longer than SessionTTL is deleted and does not count. Activity moves
+// the idle deadline (and the cookie's Max-Age) forward, at most once a minute.
+func (s *Service) current(ctx context.Context, w http.ResponseWriter, r *http.Request) (*Account, error) {
+	c, err := r.Cookie(CookieName)
+	if err != nil || !validToken(c.Value) {
+		return nil, nil
+	}
+	id := tokenHash(c.Value)
+	var sess Session
+	err = s.db.WithContext(ctx).First(&sess, "id = ?", id).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if now.Sub(sess.LastSeenAt) > s.opt.SessionTTL {
+		if err := s.db.WithContext(ctx).Delete(&Session{}, "id = ?", id).Error; err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
+	var acct Account
+	err = s.db.WithContext(ctx).First(&acct, sess.AccountID).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if now.Sub(sess.LastSeenAt) >= touchEvery {
+		if err := s.db.WithContext(ctx).Model(&Session{}).Where("id = ?", id).Update("last_seen_at", now).Error; err != nil {
+			return nil, err
+		}
+		if w != nil {
+			s.setCookie(w, c.Value)
+		}
+	}
+	return &acct, nil
+}
+
+// endSession deletes this browser's session and clears the cookie.
+func (s *Service) endSession(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
+	if c, err := r.Cookie(CookieName); err == nil && validToken(c.Value) {
+		if err := s.db.WithContext(ctx).Delete(&Session{}, "id = ?", tokenHash(c.Value)).Error; err != nil {
+			return err
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: s.secure(), SameSite: http.SameSiteLaxMode})
+	return nil
+}
+
+func (s *Service) setCookie(w http.ResponseWriter, token string) {
+	http.SetCookie(w, &http.Cookie{
+		Name: CookieName, Value: token, Path: "/",
+		MaxAge:   int(s.opt.SessionTTL / time.Second),
+		HttpOnly: true, Secure: s.secure(), SameSite: http.SameSiteLaxMode,
+	})
+}
+
+func (s *Service) secure() bool { return s.public.Scheme == "https" }

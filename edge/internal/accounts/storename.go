@@ -1,0 +1,111 @@
+package accounts
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"gorm.io/gorm"
+
+	"omnibus/edge/internal/http/response"
+)
+
+// Store names become a subdomain: 3-63 of a-z, 0-9 and inner hyphens.
+const (
+	minStoreName = 3
+	maxStoreName = 63
+)
+
+// reservedStoreNames are subdomains the platform keeps for itself or that
+// would mislead visitors.
+var reservedStoreNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`
+		www www1 www2 api app apps admin administrator root system sys hq
+		omnibus omni ombre forge petpawlor official team staff support help helpdesk
+		mail email smtp imap pop pop3 mx ns ns1 ns2 dns ftp sftp ssh vpn proxy
+		static assets cdn media img images files download downloads upload uploads
+		blog news docs doc wiki forum community status health university academy
+		login logout signin signout signup register account accounts auth oauth sso
+		billing payment payments pay checkout cart shop store stores market marketplace
+		dashboard console portal panel manage manager merchant merchants seller sellers
+		dev test testing stage staging demo sandbox beta alpha preview internal
+		security abuse postmaster hostmaster webmaster noreply no-reply info contact
+		about careers jobs legal privacy terms policy cookies`) {
+		m[n] = true
+	}
+	return m
+}()
+
+// Slug normalises a wanted store name to the subdomain it would get:
+// lower-case ASCII letters and digits, every other run of characters one
+// hyphen, no hyphen at either end ("My Store!" → "my-store").
+func Slug(name string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+			continue
+		}
+		hyphen = true
+	}
+	return b.String()
+}
+
+// storeNameProblem says why a slug cannot be a store name (without looking
+// at the database), or "".
+func storeNameProblem(raw, slug string) string {
+	switch {
+	case strings.TrimSpace(raw) == "":
+		return codeStoreNameRequired
+	case len(slug) < minStoreName:
+		return codeStoreNameTooShort
+	case len(slug) > maxStoreName:
+		return codeStoreNameTooLong
+	case reservedStoreNames[slug]:
+		return codeStoreNameReserved
+	}
+	return ""
+}
+
+// availability is the answer of check-omnidomain-availability.
+type availability struct {
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+	Message   string `json:"message"`
+}
+
+// checkAvailability answers GET /onboarding/check-omnidomain-availability?name=…
+// with {"data": {"name": slug, "available": bool, "message": "…"}}. A name
+// that is empty is a 400; one that is too short, too long, reserved or taken
+// is simply not available, with the reason.
+func (s *Service) checkAvailability(c echo.Context) error {
+	if ok, wait := s.AvailabilityByIP.Allow(c.RealIP()); !ok {
+		return limited(c, "/register", wait)
+	}
+	raw := c.QueryParam("name")
+	if len(raw) > 4*maxStoreName {
+		raw = raw[:4*maxStoreName]
+	}
+	slug := Slug(raw)
+	if code := storeNameProblem(raw, slug); code == codeStoreNameRequired {
+		return response.Error(c, http.StatusBadRequest, Message(code))
+	} else if code != "" {
+		return response.OK(c, envelope{availability{Name: slug, Message: Message(code)}})
+	}
+	err := s.db.WithContext(c.Request().Context()).Select("id").Where("store_name = ?", slug).First(&Account{}).Error
+	switch {
+	case err == nil:
+		return response.OK(c, envelope{availability{Name: slug, Message: Message(codeStoreNameTaken)}})
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return response.OK(c, envelope{availability{Name: slug, Available: true, Message: Message(codeStoreNameAvailable)}})
+	default:
+		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
+	}
+}
