@@ -41,6 +41,14 @@ type Config struct {
 	// answer at start (RENDERER_START_TIMEOUT, default 60s). The edge serves
 	// meanwhile; pages answer 503 until the renderer is up.
 	RendererStartTimeout time.Duration
+	// CacheMaxBytes bounds the page cache's memory: every stored page in
+	// identity, gzip and brotli, least recently used out first
+	// (CACHE_MAX_BYTES, in bytes, default 64 MiB; 0 turns the cache off).
+	CacheMaxBytes int64
+	// CachePurgeToken authorises POST /api/v1/admin/cache/purge and
+	// `edge purge` (CACHE_PURGE_TOKEN, "Authorization: Bearer <token>").
+	// Empty turns purging over HTTP off (the endpoint answers 404).
+	CachePurgeToken string
 }
 
 // Load reads the environment.
@@ -57,6 +65,8 @@ func Load() Config {
 		RendererTimeout:      envDuration("RENDERER_TIMEOUT", 30*time.Second),
 		RendererDev:          envBool("RENDERER_DEV"),
 		RendererStartTimeout: envDuration("RENDERER_START_TIMEOUT", 60*time.Second),
+		CacheMaxBytes:        int64(envInt("CACHE_MAX_BYTES", 64<<20)),
+		CachePurgeToken:      os.Getenv("CACHE_PURGE_TOKEN"),
 	}
 }
 
