@@ -96,7 +96,7 @@ func NewTransport(timeout time.Duration) *http.Transport {
 		DialContext:           (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:          256,
 		MaxIdleConnsPerHost:   128,
-		IdleConnTimeout:       90 * time.Second,
+		IdleConnTimeout:       50 * time.Second, // below the renderer's keep-alive (65 s), so the edge never reuses a connection the renderer is closing
 		ResponseHeaderTimeout: timeout,
 		ExpectContinueTimeout: time.Second,
 		DisableCompression:    true,

@@ -139,15 +139,15 @@ func (s *Supervisor) Starts() int {
 	return s.started
 }
 
-// Check asks the renderer for its health path (/healthz). Any HTTP answer
-// below 500 counts as alive: the renderer need not implement the path
-// (an unknown path renders its not-found page).
+// HealthPath is the renderer's own health endpoint (ssr/server.js).
+const HealthPath = "/__renderer/health"
+
+// Check asks the renderer's health endpoint; a 2xx answer is healthy.
 func (s *Supervisor) Check(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url.JoinPath("/healthz").String(), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url.JoinPath(HealthPath).String(), nil)
 	if err != nil {
 		return err
 	}
-	// isbot treats this as a crawler: the renderer answers in one piece.
 	req.Header.Set("User-Agent", "omnibus-edge-healthcheck")
 	res, err := s.client.Do(req)
 	if err != nil {
@@ -155,7 +155,7 @@ func (s *Supervisor) Check(ctx context.Context) error {
 	}
 	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
 	res.Body.Close()
-	if res.StatusCode >= 500 {
+	if res.StatusCode < 200 || res.StatusCode > 299 {
 		return fmt.Errorf("renderer answered %s", res.Status)
 	}
 	return nil
