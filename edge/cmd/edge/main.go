@@ -21,6 +21,7 @@ import (
 	"syscall"
 
 	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
@@ -31,11 +32,16 @@ import (
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
+	"omnibus/shared"
 )
 
 func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	slog.SetDefault(log)
+	if len(os.Args) > 1 && os.Args[1] == "purge" { // edge purge --path /x | --prefix /blog | --all
+		cfg := config.Load()
+		os.Exit(cache.RunPurgeCommand(os.Args[2:], cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr))
+	}
 	if err := run(log); err != nil {
 		log.Error("edge stopped", "err", err)
 		os.Exit(1)
@@ -84,7 +90,24 @@ func run(log *slog.Logger) error {
 
 	// 5. Pages: everything that is not API, health or a static file.
 	var pages http.Handler = proxy.New(proxy.Options{Target: rend.URL(), Timeout: cfg.RendererTimeout, Logger: log})
-	// (page cache) pages = cache.Wrap(pages, ...)
+	// The page cache in front of it (off in dev mode, where pages change
+	// with every edit, and with CACHE_MAX_BYTES=0).
+	var pageCache *cache.Cache
+	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
+		policies, err := cache.ParsePolicies(shared.RoutesJSON)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		pageCache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Logger: log})
+		fanCtx, stopFanout := context.WithCancel(context.Background())
+		defer stopFanout()
+		if err := pageCache.StartFanout(fanCtx, db); err != nil { // PostgreSQL: purges reach every instance
+			ln.Close()
+			return fmt.Errorf("cache purge fan-out: %w", err)
+		}
+		pages = pageCache.Wrap(pages)
+	}
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
@@ -107,6 +130,9 @@ func run(log *slog.Logger) error {
 		Logger: log,
 	})
 	// (accounts) srv.Echo.Use(accounts.Middleware(...))
+	if pageCache != nil {
+		pageCache.Register(srv.Echo, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
+	}
 	if err := seo.Register(srv.Echo, cfg.PublicURL); err != nil {
 		return err
 	}
