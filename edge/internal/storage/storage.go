@@ -4,6 +4,7 @@
 package storage
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -82,6 +83,11 @@ func (db *DB) Close() error {
 func IsUniqueViolation(err error) bool {
 	if err == nil {
 		return false
+	}
+	// With TranslateError, gorm reports duplicates as ErrDuplicatedKey
+	// (the sqlite driver does so for every Exec and Create).
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return true
 	}
 	s := err.Error()
 	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505") || strings.Contains(s, "duplicate key")
