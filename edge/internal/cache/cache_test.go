@@ -234,9 +234,9 @@ func TestIfNoneMatch(t *testing.T) {
 
 func TestKeyNormalisesQuery(t *testing.T) {
 	for in, want := range map[string]string{
-		"/":                                       "/",
-		"/blog?utm_source=x&utm_MEDIUM=y":         "/blog",
-		"/blog?b=2&a=1":                           "/blog?a=1&b=2",
+		"/":                               "/",
+		"/blog?utm_source=x&utm_MEDIUM=y": "/blog",
+		"/blog?b=2&a=1":                   "/blog?a=1&b=2",
 		"/blog?gclid=1&b=2&fbclid=3&a=1&utm_id=4": "/blog?a=1&b=2",
 		"/blog?page=2&page=1":                     "/blog?page=2&page=1",
 		"/a%2Fb?q=x+y":                            "/a%2Fb?q=x+y",

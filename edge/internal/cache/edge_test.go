@@ -1,0 +1,199 @@
+package cache
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/shared"
+)
+
+// startCachedEdge starts a whole edge (edgetest) with the page cache in front
+// of its renderer, as main wires it.
+func startCachedEdge(t *testing.T, opts edgetest.Options, now func() time.Time, token string) (*edgetest.Edge, *Cache) {
+	t.Helper()
+	ps, err := ParsePolicies(shared.RoutesJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(Options{Policies: ps, Now: now, Logger: slog.New(slog.DiscardHandler)})
+	opts.Setup = func(e *edgetest.Edge) {
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		if err := c.StartFanout(ctx, e.DB); err != nil {
+			t.Fatal(err)
+		}
+		e.Server.SetPages(c.Wrap(e.Server.Pages()))
+		c.Register(e.Server.Echo, token)
+	}
+	return edgetest.Start(t, opts), c
+}
+
+// TestRendererKilled kills the real renderer: cached pages are still served
+// (fresh ones as hits, expired ones stale), a page never cached gets the
+// edge's 503 with Retry-After, and once the supervisor has restarted the
+// renderer every page is 200 again.
+func TestRendererKilled(t *testing.T) {
+	clk := &clock{t: time.Now()}
+	e, c := startCachedEdge(t, edgetest.Options{RealRenderer: true}, clk.Now, "")
+
+	res, body := e.Get(t, "/features")
+	if res.StatusCode != 200 || res.Header.Get("X-Cache") != "MISS" {
+		t.Fatalf("/features: %d %q", res.StatusCode, res.Header.Get("X-Cache"))
+	}
+	clk.Advance(300*time.Second + 86400*time.Second + time.Second) // past its stale window
+	res, body = e.Get(t, "/")
+	if res.StatusCode != 200 || res.Header.Get("X-Cache") != "MISS" || !strings.HasSuffix(strings.TrimSpace(body), "</html>") {
+		t.Fatalf("/: %d %q, complete document: %v", res.StatusCode, res.Header.Get("X-Cache"), strings.HasSuffix(strings.TrimSpace(body), "</html>"))
+	}
+
+	// A crawler and a browser get the same stored document.
+	browser := e.Get
+	res, _ = browser(t, "/")
+	crawler, err := http.NewRequest(http.MethodGet, e.URL+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crawler.Header.Set("User-Agent", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
+	cres, err := http.DefaultTransport.RoundTrip(crawler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cres.Body.Close()
+	if res.Header.Get("X-Cache") != "HIT" || cres.Header.Get("X-Cache") != "HIT" || res.Header.Get("ETag") != cres.Header.Get("ETag") {
+		t.Fatalf("browser %s %s, crawler %s %s", res.Header.Get("X-Cache"), res.Header.Get("ETag"), cres.Header.Get("X-Cache"), cres.Header.Get("ETag"))
+	}
+
+	// Kill the renderer. The supervisor restarts it after a pause; should
+	// it already be back when the uncached page is asked for, kill it again
+	// and ask for another page.
+	starts := e.Renderer.Starts()
+	uncached := []string{"/omnibus-university", "/help-centre", "/ombre", "/forge", "/career"}
+	saw503 := false
+	for _, path := range uncached {
+		pid := e.Renderer.PID()
+		if pid == 0 {
+			t.Fatal("no renderer child")
+		}
+		syscall.Kill(-pid, syscall.SIGKILL) // its process group: node and anything it started
+		waitExit(t, pid)
+
+		res, _ := e.Get(t, "/")
+		if res.StatusCode != 200 || res.Header.Get("X-Cache") != "HIT" {
+			t.Fatalf("cached page with the renderer down: %d %q", res.StatusCode, res.Header.Get("X-Cache"))
+		}
+		res, _ = e.Get(t, "/features")
+		if res.StatusCode != 200 || res.Header.Get("X-Cache") != "STALE" {
+			t.Fatalf("expired page with the renderer down: %d %q", res.StatusCode, res.Header.Get("X-Cache"))
+		}
+		res, body := e.Get(t, path)
+		if res.StatusCode == 200 && e.Renderer.Starts() > starts {
+			starts = e.Renderer.Starts()
+			continue // restarted already; try again
+		}
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" ||
+			res.Header.Get("Cache-Control") != "no-store" || !strings.Contains(body, "</html>") {
+			t.Fatalf("uncached page with the renderer down: %d Retry-After %q Cache-Control %q", res.StatusCode, res.Header.Get("Retry-After"), res.Header.Get("Cache-Control"))
+		}
+		saw503 = true
+		uncached = []string{path}
+		break
+	}
+	if !saw503 {
+		t.Fatal("the renderer came back before any request saw it down")
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := e.Renderer.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if e.Renderer.Starts() <= starts {
+		t.Fatal("the supervisor did not restart the renderer")
+	}
+	res, _ = e.Get(t, uncached[0])
+	if res.StatusCode != 200 || res.Header.Get("X-Cache") != "MISS" {
+		t.Fatalf("after the restart %s: %d %q (the 503 must not have been cached)", uncached[0], res.StatusCode, res.Header.Get("X-Cache"))
+	}
+	res, body = e.Get(t, "/features")
+	if res.StatusCode != 200 || res.Header.Get("X-Cache") != "MISS" || !strings.HasSuffix(strings.TrimSpace(body), "</html>") {
+		t.Fatalf("expired page after the restart: %d %q", res.StatusCode, res.Header.Get("X-Cache"))
+	}
+	if n, _ := c.Stats(); n < 3 {
+		t.Fatalf("%d pages cached", n)
+	}
+}
+
+// waitExit waits until process pid is gone (bounded).
+func waitExit(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("renderer %d did not exit", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestPurgeReachesOtherEdges runs two edges on one database. On PostgreSQL a
+// purge through one edge's API empties the other's cache too; on SQLite
+// (one instance per file) it is local and says so.
+func TestPurgeReachesOtherEdges(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		a, _ := startCachedEdge(t, edgetest.Options{DB: db}, nil, "tok")
+		b, _ := startCachedEdge(t, edgetest.Options{DB: db}, nil, "tok")
+		for _, e := range []*edgetest.Edge{a, b} {
+			for _, p := range []string{"/blog", "/features", "/blog"} {
+				e.Get(t, p)
+			}
+			if res, _ := e.Get(t, "/blog"); res.Header.Get("X-Cache") != "HIT" {
+				t.Fatalf("/blog not cached: %q", res.Header.Get("X-Cache"))
+			}
+		}
+
+		req, _ := http.NewRequest(http.MethodPost, a.URL+PurgePath, strings.NewReader(`{"path":"/blog"}`))
+		req.Header.Set("Authorization", "Bearer tok")
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("purge: %d", res.StatusCode)
+		}
+		if r, _ := a.Get(t, "/blog"); r.Header.Get("X-Cache") != "MISS" {
+			t.Fatalf("purged page on the same edge: %q", r.Header.Get("X-Cache"))
+		}
+
+		if !db.Postgres {
+			if r, _ := b.Get(t, "/blog"); r.Header.Get("X-Cache") != "HIT" {
+				t.Fatalf("SQLite: the other edge has no way to hear of it, got %q", r.Header.Get("X-Cache"))
+			}
+			return
+		}
+		// The notification is asynchronous: wait for it (bounded).
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			r, _ := b.Get(t, "/blog")
+			if r.Header.Get("X-Cache") == "MISS" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the purge did not reach the other edge")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if r, _ := b.Get(t, "/features"); r.Header.Get("X-Cache") != "HIT" {
+			t.Fatalf("the other edge purged more than /blog: %q", r.Header.Get("X-Cache"))
+		}
+	})
+}
