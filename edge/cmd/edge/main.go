@@ -20,11 +20,13 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
@@ -109,6 +111,21 @@ func run(log *slog.Logger) error {
 		pages = pageCache.Wrap(pages)
 	}
 
+	// Accounts: sessions, sign-in (password, Google), password reset mail.
+	// Its page middleware runs first: the redirect rules for /login and
+	// /register and the end of the no-JS Google flow at /sso-redirect answer
+	// before the cache or the renderer see the request.
+	mailer, err := mail.New(cfg.SMTPURL, cfg.MailFrom, db)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	accts := accounts.New(db, mailer, accounts.Options{
+		PublicURL: cfg.PublicURL, MerchantAppURL: cfg.MerchantAppURL, SessionTTL: cfg.SessionTTL,
+		GoogleClientID: cfg.GoogleClientID, GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuerURL: cfg.GoogleIssuerURL,
+	})
+	pages = accts.Pages(pages)
+
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
 	var files *assets.Handler
@@ -129,7 +146,6 @@ func run(log *slog.Logger) error {
 		},
 		Logger: log,
 	})
-	// (accounts) srv.Echo.Use(accounts.Middleware(...))
 	if pageCache != nil {
 		pageCache.Register(srv.Echo, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
 	}
@@ -145,7 +161,7 @@ func run(log *slog.Logger) error {
 	if err := content.Register(api); err != nil {
 		return err
 	}
-	// (accounts)   accounts.Register(api, ...)
+	accts.Register(api)
 
 	// 8. Serve until SIGTERM/SIGINT, then drain.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)

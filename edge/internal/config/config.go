@@ -49,6 +49,31 @@ type Config struct {
 	// `edge purge` (CACHE_PURGE_TOKEN, "Authorization: Bearer <token>").
 	// Empty turns purging over HTTP off (the endpoint answers 404).
 	CachePurgeToken string
+
+	// SMTPURL sends e-mail (password reset links) through an SMTP server
+	// (SMTP_URL, e.g. smtp://user:pass@host:587 with STARTTLS when offered,
+	// smtps://user:pass@host:465). Empty keeps every message in the
+	// mail_outbox table and the log instead.
+	SMTPURL string
+	// MailFrom is the From of outgoing e-mail (MAIL_FROM, default
+	// "Omnibus <no-reply@localhost>").
+	MailFrom string
+	// GoogleClientID turns on Google sign-in (GOOGLE_CLIENT_ID, the OAuth
+	// client id; also shown to the browser). Empty hides the Google button.
+	GoogleClientID string
+	// GoogleClientSecret is that client's secret, for exchanging codes
+	// (GOOGLE_CLIENT_SECRET).
+	GoogleClientSecret string
+	// GoogleIssuerURL is the OpenID Connect issuer whose ID tokens are
+	// trusted (GOOGLE_ISSUER_URL, default https://accounts.google.com; a local
+	// provider in tests).
+	GoogleIssuerURL string
+	// MerchantAppURL is where a signed-in merchant past onboarding is sent
+	// from /login and /register (MERCHANT_APP_URL, default /landing-page).
+	MerchantAppURL string
+	// SessionTTL ends a session after this long without activity
+	// (SESSION_TTL, default 168h = 7 days).
+	SessionTTL time.Duration
 }
 
 // Load reads the environment.
@@ -67,6 +92,13 @@ func Load() Config {
 		RendererStartTimeout: envDuration("RENDERER_START_TIMEOUT", 60*time.Second),
 		CacheMaxBytes:        int64(envInt("CACHE_MAX_BYTES", 64<<20)),
 		CachePurgeToken:      os.Getenv("CACHE_PURGE_TOKEN"),
+		SMTPURL:              os.Getenv("SMTP_URL"),
+		MailFrom:             env("MAIL_FROM", "Omnibus <no-reply@localhost>"),
+		GoogleClientID:       os.Getenv("GOOGLE_CLIENT_ID"),
+		GoogleClientSecret:   os.Getenv("GOOGLE_CLIENT_SECRET"),
+		GoogleIssuerURL:      env("GOOGLE_ISSUER_URL", "https://accounts.google.com"),
+		MerchantAppURL:       env("MERCHANT_APP_URL", "/landing-page"),
+		SessionTTL:           envDuration("SESSION_TTL", 7*24*time.Hour),
 	}
 }
 
