@@ -57,5 +57,9 @@ chromium:
 	  fi; \
 	fi
 
+## bench: the landing page against nginx and the bare renderer with wrk (~2 min; writes bench/RESULTS.md)
+bench: build
+	bash bench/run.sh
+
 clean:
 	rm -rf edge/bin ssr/build node_modules

@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# make bench: the landing page / on loopback, measured with wrk:
+#   (a) nginx serving the same bytes from a file (the edge's cached brotli HTML)
+#   (b) the edge from its cache (warm, Accept-Encoding: br)
+#   (c) the renderer alone (its own port, a browser User-Agent: streamed render)
+#   (d) the edge on a forced miss (a query that differs per request: bench/miss.lua)
+# It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
+# the edge's resident memory after the run and the page's weight, and writes
+# the same table to bench/RESULTS.md. About two minutes in all.
+#
+# Knobs: BENCH_DURATION (per row, default 20s), BENCH_WARMUP (default 3s),
+# BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 2).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+EDGE_BIN=$ROOT/edge/bin/edge
+DURATION=${BENCH_DURATION:-20s}
+WARMUP=${BENCH_WARMUP:-3s}
+CONNS=${BENCH_CONNECTIONS:-32}
+THREADS=${BENCH_THREADS:-2}
+CHROME_UA="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
+
+say() { printf '\033[1m%s\033[0m\n' "$*" >&2; }
+die() { echo "bench: $*" >&2; exit 1; }
+
+# --- tools: Debian's wrk and nginx-light, installed when missing and root ----
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+command -v curl >/dev/null || missing+=(curl)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    say "Installing ${missing[*]} from Debian's packages..."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    die "needs ${missing[*]}: sudo apt-get install -y ${missing[*]}"
+  fi
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$EDGE_BIN" ] || die "no edge binary at $EDGE_BIN (run make build)"
+[ -f "$ROOT/ssr/build/server/index.js" ] || die "no renderer build (run make build)"
+
+# --- temporary ports, files and processes, all cleaned up on exit -----------
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
+  echo $((20000 + RANDOM % 20000)); }
+EDGE_PORT=$(free_port); RENDERER_PORT=$(free_port); NGINX_PORT=$(free_port)
+TMP=$(mktemp -d /tmp/omnibus-bench.XXXXXX)
+EDGE_PID=""; NGINX_PID=""
+cleanup() {
+  local pid
+  for pid in $NGINX_PID $EDGE_PID; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in $NGINX_PID $EDGE_PID; do
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- the edge (with its renderer child) on SQLite in a temp dir -------------
+say "Starting the edge on 127.0.0.1:$EDGE_PORT (renderer on $RENDERER_PORT)..."
+LISTEN_ADDR=127.0.0.1:$EDGE_PORT RENDERER_PORT=$RENDERER_PORT DATA_DIR=$TMP/data \
+  SSR_DIR=$ROOT/ssr PUBLIC_URL=http://127.0.0.1:$EDGE_PORT \
+  "$EDGE_BIN" >"$TMP/edge.log" 2>&1 &
+EDGE_PID=$!
+for i in $(seq 600); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$EDGE_PORT/readyz")" = 200 ] && break
+  kill -0 "$EDGE_PID" 2>/dev/null || { tail -20 "$TMP/edge.log" >&2; die "the edge exited"; }
+  [ "$i" = 600 ] && { tail -20 "$TMP/edge.log" >&2; die "the edge was not ready in 60s"; }
+  sleep 0.1
+done
+EDGE_URL=http://127.0.0.1:$EDGE_PORT
+RENDERER_URL=http://127.0.0.1:$RENDERER_PORT
+
+# --- warm the cache and keep the bytes it serves ------------------------------
+mkdir -p "$TMP/html"
+curl -s -o /dev/null -H 'Accept-Encoding: br' "$EDGE_URL/"
+hdrs=$(curl -s -D - -o "$TMP/html/index.html.br" -H 'Accept-Encoding: br' -H "User-Agent: $CHROME_UA" "$EDGE_URL/")
+grep -qi '^x-cache: HIT' <<<"$hdrs" || { echo "$hdrs" >&2; die "the landing page is not a cache hit on the second request"; }
+grep -qi '^content-encoding: br' <<<"$hdrs" || die "the cached landing page was not served with brotli"
+curl -s -o "$TMP/html/index.html" "$EDGE_URL/"
+
+# --- nginx serving the same brotli bytes from a file --------------------------
+mkdir -p "$TMP/nginx"
+cat >"$TMP/nginx.conf" <<CONF
+user $(id -un) $(id -gn);
+worker_processes auto;
+daemon off;
+pid $TMP/nginx.pid;
+error_log $TMP/nginx-error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path $TMP/nginx/body;
+  proxy_temp_path $TMP/nginx/proxy;
+  fastcgi_temp_path $TMP/nginx/fastcgi;
+  uwsgi_temp_path $TMP/nginx/uwsgi;
+  scgi_temp_path $TMP/nginx/scgi;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $TMP/html;
+    location = / {
+      types { }
+      default_type "text/html; charset=utf-8";
+      add_header Content-Encoding br;
+      add_header Vary Accept-Encoding;
+      rewrite ^ /index.html.br break;
+    }
+  }
+}
+CONF
+chmod 755 "$TMP"
+"$NGINX" -p "$TMP" -c "$TMP/nginx.conf" -e "$TMP/nginx-error.log" &
+NGINX_PID=$!
+for i in $(seq 100); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$NGINX_PORT/")" = 200 ] && break
+  [ "$i" = 100 ] && { cat "$TMP/nginx-error.log" >&2; die "nginx did not start"; }
+  sleep 0.1
+done
+cmp -s "$TMP/html/index.html.br" <(curl -s -H 'Accept-Encoding: br' "http://127.0.0.1:$NGINX_PORT/") ||
+  die "nginx does not serve the edge's bytes"
+
+# --- wrk -----------------------------------------------------------------------
+# ms converts wrk's latency ("850.00us", "1.20ms", "2.01s") to milliseconds.
+ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'; }
+
+# run NAME URL [wrk args...]: warm up, measure, keep rps/p50/p99 in R_<name>.
+run() {
+  local name=$1 url=$2; shift 2
+  say "($name) $url: ${WARMUP} warm-up, ${DURATION} measured, $CONNS connections..."
+  wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" "$@" "$url" >/dev/null
+  local out
+  out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency "$@" "$url")
+  echo "$out" >"$TMP/wrk-$name.txt"
+  if grep -q 'Non-2xx' <<<"$out"; then
+    echo "$out" >&2
+    die "($name) answered errors"
+  fi
+  local rps p50 p99
+  rps=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' <<<"$out")
+  p50=$(ms "$(awk '$1 == "50%" { print $2 }' <<<"$out")")
+  p99=$(ms "$(awk '$1 == "99%" { print $2 }' <<<"$out")")
+  printf -v "R_$name" '%s %s %s' "$rps" "$p50" "$p99"
+}
+
+BR=(-H 'Accept-Encoding: br')
+run a "http://127.0.0.1:$NGINX_PORT/" "${BR[@]}"
+run b "$EDGE_URL/" "${BR[@]}"
+run c "$RENDERER_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA"
+run d "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/miss.lua"
+
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+EDGE_RSS=$(rss_kb "$EDGE_PID")
+RENDERER_PID=$(ps -o pid= --ppid "$EDGE_PID" | head -1 | tr -d ' ')
+RENDERER_RSS=$([ -n "$RENDERER_PID" ] && rss_kb "$RENDERER_PID" || echo 0)
+
+# --- the page's weight ----------------------------------------------------------
+html=$TMP/html/index.html
+size() { stat -c %s "$1"; }
+# asset_sizes URL...: total raw bytes and total brotli bytes as served by the edge.
+asset_sizes() {
+  local raw=0 br=0 u r b enc
+  for u in "$@"; do
+    r=$(curl -s -o /dev/null -w '%{size_download}' "$EDGE_URL$u")
+    read -r b enc < <(curl -s -o /dev/null -w '%{size_download} %header{content-encoding}\n' -H 'Accept-Encoding: br' "$EDGE_URL$u")
+    [ "$enc" = br ] || echo "bench: $u is not served with brotli ($enc)" >&2
+    raw=$((raw + r)); br=$((br + b))
+  done
+  echo "$raw $br"
+}
+mapfile -t CSS < <(grep -oE '<link[^>]*rel="stylesheet"[^>]*>' "$html" | grep -oE 'href="[^"]+"' | cut -d'"' -f2 | grep '^/' | sort -u)
+# First-load JavaScript: every script the document loads itself (modulepreload
+# links, module script src and the inline entry's imports); lazy routes are
+# only named in the manifest.
+mapfile -t JS < <(grep -oE '/assets/[^"'"'"' )]+\.js' "$html" | sort -u)
+read -r CSS_RAW CSS_BR < <(asset_sizes "${CSS[@]}")
+read -r JS_RAW JS_BR < <(asset_sizes "${JS[@]}")
+
+# --- the table ----------------------------------------------------------------------
+kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1024 }'; }
+ratio() { awk -v x="$1" -v y="$2" 'BEGIN { if (y > 0) printf "%.2f", x / y; else print "n/a" }'; }
+field() { local v="R_$1"; awk -v i="$2" '{ print $i }' <<<"${!v}"; }
+row() { printf '| %-44s | %10s | %8s | %8s |\n' "$1" "$(field "$2" 1)" "$(field "$2" 2)" "$(field "$2" 3)"; }
+check() { awk -v v="$1" -v t="$2" 'BEGIN { print (v >= t ? "meets" : "MISSES") " the target ≥ " t }'; }
+BA=$(ratio "$(field b 1)" "$(field a 1)")
+DC=$(ratio "$(field d 1)" "$(field c 1)")
+BC=$(ratio "$(field b 1)" "$(field c 1)")
+
+{
+  echo "# Benchmark results: the landing page \`/\`"
+  echo
+  echo "Measured by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'): $(nproc) CPUs ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)), loopback,"
+  echo "wrk $THREADS threads × $CONNS connections, $WARMUP warm-up then $DURATION per row. Absolute figures vary by machine; the ratios are the point."
+  echo
+  echo "| Row                                          |  Requests/s | p50 (ms) | p99 (ms) |"
+  echo "|----------------------------------------------|------------:|---------:|---------:|"
+  row "(a) nginx, the same brotli bytes from a file" a
+  row "(b) edge, cache hit (brotli)" b
+  row "(c) renderer alone (browser, streamed)" c
+  row "(d) edge, forced miss (query varies)" d
+  echo
+  echo "| Ratio | Measured | Target |"
+  echo "|---|---:|---|"
+  echo "| b/a (cache hit vs static file) | $BA | $(check "$BA" 0.8) |"
+  echo "| d/c (miss through the edge vs renderer alone) | $DC | $(check "$DC" 0.9) |"
+  echo "| b/c (cache hit vs rendering) | $BC | $(check "$BC" 20) |"
+  echo
+  echo "Resident memory after the run: edge $(awk -v k="$EDGE_RSS" 'BEGIN { printf "%.0f MB", k / 1024 }') (VmRSS; the cache is bounded by CACHE_MAX_BYTES, default 64 MiB, and row (d) filled it with distinct keys), renderer $(awk -v k="$RENDERER_RSS" 'BEGIN { printf "%.0f MB", k / 1024 }')."
+  echo
+  echo "| Page weight of \`/\` | Raw | Brotli |"
+  echo "|---|---:|---:|"
+  echo "| HTML | $(kb "$(size "$html")") | $(kb "$(size "$TMP/html/index.html.br")") |"
+  echo "| CSS (${#CSS[@]} file(s)) | $(kb "$CSS_RAW") | $(kb "$CSS_BR") |"
+  echo "| First-load JavaScript (${#JS[@]} files) | $(kb "$JS_RAW") | $(kb "$JS_BR") |"
+  echo
+  echo "Row (d) is a true miss: each request has a cache key never seen before, so the edge asks the renderer for the complete document, compresses it (gzip and brotli) and stores it, then answers. Row (c) is the renderer streaming to a browser."
+} | tee "$ROOT/bench/RESULTS.md"
