@@ -1,8 +1,76 @@
-import { PlaceholderPage } from "~/components/placeholder-page";
+// The seven contact-form pages (/contact-us, /general-enquiry, /data-entry,
+// /custom-website, /custom-logo, /custom-banners, /career): one module, the
+// copy and fields of each from shared/content/contact.json by route id.
+import { data, useLoaderData } from "react-router";
+import { ContactForm } from "~/components/contact/contact-form";
+import { contactPage } from "~/lib/content.server";
+import {
+  CONTACT_FIELDS,
+  CONTACT_OUTCOMES,
+  type ContactFieldName,
+  type ContactFieldRule,
+  type ContactOutcome,
+} from "~/lib/contact-form";
 import { routeMeta } from "~/lib/meta";
+import { routes } from "../../../../shared/route-table";
+import type { Route } from "./+types/contact";
 
 export const meta = routeMeta;
 
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const entry = routes.find((route) => route.path === url.pathname.replace(/\/+$/, ""));
+  const content = entry && contactPage(entry.id);
+  if (!content) throw data(null, { status: 404 });
+  // Only known codes: the page never echoes arbitrary text from its address.
+  const outcome = url.searchParams.get("outcome");
+  const field = url.searchParams.get("field");
+  return {
+    ...content,
+    outcome: CONTACT_OUTCOMES.includes(outcome as ContactOutcome) ? (outcome as ContactOutcome) : null,
+    field: CONTACT_FIELDS.includes(field as ContactFieldName) ? (field as ContactFieldName) : null,
+  };
+}
+
 export default function ContactPage() {
-  return <PlaceholderPage />;
+  const { topic, page, form, outcome, field } = useLoaderData<typeof loader>();
+  return (
+    <div className="bg-gray-50 dark:bg-gray-950">
+      <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:px-6 lg:grid-cols-2 lg:gap-16 lg:py-24">
+        <div>
+          <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{page.eyebrow}</p>
+          <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance text-gray-900 sm:text-5xl dark:text-white">{page.heading}</h1>
+          <p className="mt-6 text-lg leading-8 text-gray-600 dark:text-gray-300">{page.intro}</p>
+          <ul className="mt-8 space-y-3">
+            {page.points.map((point) => (
+              <li key={point} className="flex gap-3 text-gray-700 dark:text-gray-300">
+                <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-5 flex-none text-brand-600 dark:text-brand-400" fill="currentColor">
+                  <path fillRule="evenodd" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0z" clipRule="evenodd" />
+                </svg>
+                {point}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-10 text-sm text-gray-600 dark:text-gray-400">{form.alternative}</p>
+        </div>
+        <ContactForm
+          // A new page is a new form: its own status and field errors.
+          key={topic}
+          topic={topic}
+          fields={page.fields as ContactFieldName[]}
+          rules={form.fields as Record<ContactFieldName, ContactFieldRule>}
+          messageLabel={page.messageLabel}
+          messagePlaceholder={page.messagePlaceholder}
+          submitLabel={form.submitLabel}
+          sendingLabel={form.sendingLabel}
+          privacyNote={form.privacyNote}
+          privacyLink={form.privacyLink}
+          outcomes={form.outcomes}
+          genericError={form.genericError}
+          initialOutcome={outcome}
+          initialField={field}
+        />
+      </div>
+    </div>
+  );
 }

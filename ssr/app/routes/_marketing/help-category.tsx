@@ -1,16 +1,46 @@
-import { useParams } from "react-router";
-import { PlaceholderPage } from "~/components/placeholder-page";
-import { routeMeta } from "~/lib/meta";
+// /help/category/{slug}: the help-centre articles of one topic.
+import { data, Link, useLoaderData } from "react-router";
+import { ArticleList, helpHref } from "~/components/content/article-list";
+import { ArticleNotFound } from "~/components/content/article-not-found";
+import { contentLabels, helpArticlesIn, helpCategory } from "~/lib/content.server";
+import { contentMeta } from "~/lib/content-meta";
+import type { Route } from "./+types/help-category";
 
-export const meta = routeMeta;
+export function loader({ params }: Route.LoaderArgs) {
+  const category = helpCategory(params.slug);
+  if (!category) throw data(null, { status: 404 });
+  const { backToHelp, readMore, noArticles, articlesInCategory } = contentLabels;
+  return { category, articles: helpArticlesIn(category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory } };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  contentMeta(args, args.loaderData && { title: `${args.loaderData.category.title} — Omnibus Help`, description: args.loaderData.category.description });
 
 export default function HelpCategoryPage() {
-  const { slug } = useParams();
+  const { category, articles, labels } = useLoaderData<typeof loader>();
   return (
-    <PlaceholderPage>
-      <p className="mt-4 text-sm text-gray-500">
-        Slug: <code>{slug}</code>
+    <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
+      <p className="text-sm">
+        <Link to="/help-centre" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">
+          <span aria-hidden="true">← </span>
+          {labels.backToHelp}
+        </Link>
       </p>
-    </PlaceholderPage>
+      <h1 className="mt-8 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{category.title}</h1>
+      <p className="mt-6 max-w-3xl text-lg text-gray-600 dark:text-gray-400">{category.description}</p>
+      <h2 className="sr-only">{labels.articlesInCategory}</h2>
+      <div className="mt-12">
+        {articles.length > 0 ? (
+          <ArticleList articles={articles} hrefOf={helpHref} readMore={labels.readMore} />
+        ) : (
+          <p className="text-gray-600 dark:text-gray-400">{labels.noArticles}</p>
+        )}
+      </div>
+    </div>
   );
+}
+
+/** An unknown topic: the not-found content, with status 404 from the loader. */
+export function ErrorBoundary() {
+  return <ArticleNotFound back="help" />;
 }

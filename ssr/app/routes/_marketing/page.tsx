@@ -1,8 +1,157 @@
-import { PlaceholderPage } from "~/components/placeholder-page";
+// Generic content pages (/partner-with-us, /ombre, /forge, /petpawlor,
+// /petpawlor-order-complete, /omnibus-university, /old-pricing, /help,
+// /help-centre, /blog): their copy from shared/content/pages.json by route id,
+// plus the article index on /blog and /help-centre.
+import { data, Link, useLoaderData } from "react-router";
+import { ArticleList, blogHref, helpCategoryHref, helpHref } from "~/components/content/article-list";
+import { buttonStyles, SiteLink } from "~/components/ui/site-link";
+import { blogArticles, contentLabels, contentPage, helpIndex, type ContentSection } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
+import { routes } from "../../../../shared/route-table";
+import type { Route } from "./+types/page";
 
 export const meta = routeMeta;
 
-export default function PagePage() {
-  return <PlaceholderPage />;
+export function loader({ request }: Route.LoaderArgs) {
+  const pathname = new URL(request.url).pathname.replace(/\/+$/, "");
+  const entry = routes.find((route) => route.path === pathname);
+  const page = entry && contentPage(entry.id);
+  if (!page) throw data(null, { status: 404 });
+  return {
+    page,
+    blog: page.list === "blog" ? blogArticles() : null,
+    help: page.list === "help" ? helpIndex() : null,
+    labels: { readMore: contentLabels.readMore, categories: contentLabels.categories, allArticles: contentLabels.allArticles },
+  };
+}
+
+export default function ContentPagePage() {
+  const { page, blog, help, labels } = useLoaderData<typeof loader>();
+  const ctas = page.ctas ?? [];
+  const sections = page.sections ?? [];
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
+      <header className="max-w-3xl">
+        <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{page.eyebrow}</p>
+        <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{page.heading}</h1>
+        <p className="mt-6 text-lg leading-8 text-gray-600 dark:text-gray-400">{page.intro}</p>
+        {ctas.length > 0 && (
+          <div className="mt-10 flex flex-wrap gap-4">
+            {ctas.map((cta, i) => (
+              <SiteLink key={cta.label} to={cta.to} url={cta.url} className={i === 0 ? buttonStyles.primary : buttonStyles.secondary}>
+                {cta.label}
+              </SiteLink>
+            ))}
+          </div>
+        )}
+      </header>
+
+      {sections.map((section) => (
+        <PageSection key={section.heading} section={section} />
+      ))}
+
+      {blog && (
+        <section className="mt-16" aria-label={page.heading}>
+          <ArticleList articles={blog} hrefOf={blogHref} readMore={labels.readMore} />
+        </section>
+      )}
+
+      {help && (
+        <>
+          <section className="mt-16">
+            <h2 className="text-2xl font-bold tracking-tight">{labels.categories}</h2>
+            <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {help.map((category) => (
+                <li key={category.slug}>
+                  <Link
+                    to={helpCategoryHref(category.slug)}
+                    className="block h-full rounded-2xl border border-gray-200 p-6 transition hover:border-brand-500 dark:border-gray-800 dark:hover:border-brand-400"
+                  >
+                    <span className="text-lg font-semibold">{category.title}</span>
+                    <span className="mt-2 block text-gray-600 dark:text-gray-400">{category.description}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section className="mt-16">
+            <h2 className="text-2xl font-bold tracking-tight">{labels.allArticles}</h2>
+            <div className="mt-6">
+              <ArticleList articles={help.flatMap((category) => category.articles)} hrefOf={helpHref} readMore={labels.readMore} />
+            </div>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
+function PageSection({ section }: { section: ContentSection }) {
+  const { text = [], items = [], plans = [], faqs = [] } = section;
+  return (
+    <section className="mt-20">
+      <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">{section.heading}</h2>
+      {text.map((paragraph) => (
+        <p key={paragraph} className="mt-4 max-w-3xl text-lg leading-8 text-gray-600 dark:text-gray-400">
+          {paragraph}
+        </p>
+      ))}
+      {items.length > 0 && (
+        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {items.map((item) => (
+            <li key={item.title} className="flex flex-col rounded-2xl border border-gray-200 p-6 dark:border-gray-800">
+              <h3 className="text-lg font-semibold">{item.title}</h3>
+              <p className="mt-2 flex-1 text-gray-600 dark:text-gray-400">{item.text}</p>
+              {item.link && (
+                <SiteLink to={item.link.to} url={item.link.url} className="mt-4 text-sm font-semibold text-brand-600 hover:underline dark:text-brand-400">
+                  {item.link.label} <span aria-hidden="true">→</span>
+                </SiteLink>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {plans.length > 0 && (
+        <ul className="mt-8 grid gap-6 md:grid-cols-2 xl:grid-cols-4">
+          {plans.map((plan) => (
+            <li
+              key={plan.name}
+              className={`flex flex-col rounded-3xl p-8 ring-1 ${
+                plan.highlighted ? "bg-gray-900 text-white ring-gray-900 dark:bg-brand-600/20 dark:ring-brand-400" : "ring-gray-200 dark:ring-gray-800"
+              }`}
+            >
+              <h3 className="text-lg font-semibold">{plan.name}</h3>
+              <p className="mt-4">
+                <span className="text-4xl font-bold tracking-tight">{plan.price}</span>{" "}
+                <span className={`text-sm ${plan.highlighted ? "text-gray-300" : "text-gray-500 dark:text-gray-400"}`}>{plan.period}</span>
+              </p>
+              <p className={`mt-4 ${plan.highlighted ? "text-gray-300" : "text-gray-600 dark:text-gray-400"}`}>{plan.description}</p>
+              <ul className="mt-6 flex-1 space-y-2 text-sm">
+                {plan.features.map((feature) => (
+                  <li key={feature} className="flex gap-2">
+                    <span aria-hidden="true">✓</span>
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+              <SiteLink to={plan.cta.to} url={plan.cta.url} className={`mt-8 ${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary}`}>
+                {plan.cta.label}
+                <span className="sr-only"> — {plan.name}</span>
+              </SiteLink>
+            </li>
+          ))}
+        </ul>
+      )}
+      {faqs.length > 0 && (
+        <dl className="mt-8 max-w-3xl divide-y divide-gray-200 dark:divide-gray-800">
+          {faqs.map((faq) => (
+            <div key={faq.question} className="py-6">
+              <dt className="text-lg font-semibold">{faq.question}</dt>
+              <dd className="mt-2 text-gray-600 dark:text-gray-400">{faq.answer}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
 }

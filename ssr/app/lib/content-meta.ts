@@ -1,0 +1,17 @@
+// <head> tags of pages whose title comes from their content (articles, help
+// topics), and of their not-found state, following lib/meta.ts.
+import type { MetaDescriptor } from "react-router";
+import { notFound } from "../../../shared/route-table";
+import { pageMeta, publicUrlFrom } from "./meta";
+
+interface ContentMetaArgs {
+  location: { pathname: string };
+  matches: Parameters<typeof publicUrlFrom>[0];
+}
+
+/** Title and description of a content page, or the not-found page's (noindex) when there is no content. */
+export function contentMeta(args: ContentMetaArgs, content: { title: string; description: string } | undefined): MetaDescriptor[] {
+  const common = { publicUrl: publicUrlFrom(args.matches), pathname: args.location.pathname };
+  if (!content) return pageMeta({ ...common, title: notFound.title, description: notFound.description, noindex: true });
+  return pageMeta({ ...common, title: content.title, description: content.description });
+}

@@ -1,0 +1,54 @@
+// Articles are Markdown with a small front matter block, the same format the
+// edge parses (edge/internal/content): "---", one "key: value" per line (a
+// value may be wrapped in double quotes), "---", then the Markdown body.
+
+export interface ArticleSummary {
+  slug: string;
+  title: string;
+  description: string;
+  /** YYYY-MM-DD */
+  date: string;
+  category: string;
+}
+
+export interface ArticleSource extends ArticleSummary {
+  /** The Markdown after the front matter. */
+  body: string;
+}
+
+/** Splits a Markdown file into its front matter and body; throws on a malformed file. */
+export function parseFrontMatter(source: string, file = "article"): { fields: Record<string, string>; body: string } {
+  const text = source.replace(/\r\n/g, "\n");
+  if (!text.startsWith("---\n")) throw new Error(`${file}: no front matter (the file must start with ---)`);
+  const end = text.indexOf("\n---\n", 3);
+  if (end < 0) throw new Error(`${file}: front matter is not closed with ---`);
+  const fields: Record<string, string> = {};
+  for (const line of text.slice(4, end).split("\n")) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(":");
+    if (colon < 0) throw new Error(`${file}: front matter line "${line}" is not key: value`);
+    let value = line.slice(colon + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    fields[line.slice(0, colon).trim()] = value;
+  }
+  return { fields, body: text.slice(end + 5).trim() + "\n" };
+}
+
+/** An article with all five front-matter fields, or an error naming what is missing. */
+export function parseArticle(source: string, file = "article"): ArticleSource {
+  const { fields, body } = parseFrontMatter(source, file);
+  for (const key of ["slug", "title", "description", "date", "category"]) {
+    if (!fields[key]) throw new Error(`${file}: front matter has no ${key}`);
+  }
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(fields.slug)) throw new Error(`${file}: slug "${fields.slug}" is not lower-case words joined by hyphens`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(fields.date)) throw new Error(`${file}: date "${fields.date}" is not YYYY-MM-DD`);
+  const { slug, title, description, date, category } = fields;
+  return { slug, title, description, date, category, body };
+}
+
+/** "2026-11-03" → "3 November 2026" (en-IN reading order, fixed time zone so server and client agree). */
+export function formatDate(date: string): string {
+  return new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
+}
