@@ -9,6 +9,7 @@
 package cache
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -264,7 +265,8 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 	if !storable { // e.g. a temporary redirect: shared now, not kept
 		return result{entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: rec.buf.Bytes()}}
 	}
-	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: rec.buf.Bytes()}
+	// Kept bytes are copied to their exact size: entries are counted by len.
+	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: bytes.Clone(rec.buf.Bytes())}
 	e.policy = policy
 	e.stored = c.now()
 	if compressible(e.header.Get("Content-Type")) && len(e.body) > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
@@ -44,20 +45,30 @@ func compressible(contentType string) bool {
 		strings.Contains(ct, "javascript") || strings.Contains(ct, "xml")
 }
 
+// Compressors are reused: a brotli writer allocates large tables.
+var (
+	gzipWriters   = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzipLevel); return w }}
+	brotliWriters = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, brotliLevel) }}
+)
+
 func gzipBytes(b []byte) []byte {
 	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, gzipLevel)
+	w := gzipWriters.Get().(*gzip.Writer)
+	w.Reset(&buf)
 	w.Write(b)
 	w.Close()
-	return buf.Bytes()
+	gzipWriters.Put(w)
+	return bytes.Clone(buf.Bytes()) // exact size: entries are counted by len
 }
 
 func brotliBytes(b []byte) []byte {
 	var buf bytes.Buffer
-	w := brotli.NewWriterLevel(&buf, brotliLevel)
+	w := brotliWriters.Get().(*brotli.Writer)
+	w.Reset(&buf)
 	w.Write(b)
 	w.Close()
-	return buf.Bytes()
+	brotliWriters.Put(w)
+	return bytes.Clone(buf.Bytes())
 }
 
 // negotiate picks the best encoding the client accepts among those the entry
