@@ -60,6 +60,12 @@ func New(opts Options) *Proxy {
 			pr.Out.Host = pr.In.Host // the renderer sees the public host
 			setForwarded(pr.Out, pr.In)
 		},
+		// The edge already set the response's X-Request-ID; a renderer
+		// echoing it would add a second value.
+		ModifyResponse: func(res *http.Response) error {
+			res.Header.Del(request.HeaderRequestID)
+			return nil
+		},
 		FlushInterval: -1,
 		Transport:     NewTransport(opts.Timeout),
 		ErrorLog:      slog.NewLogLogger(log.Handler(), slog.LevelWarn),
