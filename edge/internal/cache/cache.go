@@ -269,6 +269,8 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: bytes.Clone(rec.buf.Bytes())}
 	e.policy = policy
 	e.stored = c.now()
+	e.cacheControl = fmt.Sprintf("public, max-age=0, s-maxage=%d, stale-while-revalidate=%d",
+		int(policy.Fresh.Seconds()), int(policy.Stale.Seconds()))
 	if compressible(e.header.Get("Content-Type")) && len(e.body) > 0 {
 		e.gzip = gzipBytes(e.body)
 		e.brotli = brotliBytes(e.body)
@@ -400,8 +402,7 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry, xcache s
 		}
 		return
 	}
-	h.Set("Cache-Control", fmt.Sprintf("public, max-age=0, s-maxage=%d, stale-while-revalidate=%d",
-		int(e.policy.Fresh.Seconds()), int(e.policy.Stale.Seconds())))
+	h.Set("Cache-Control", e.cacheControl)
 	if age := int(c.now().Sub(e.stored).Seconds()); age > 0 {
 		h.Set("Age", strconv.Itoa(age))
 	}

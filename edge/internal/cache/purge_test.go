@@ -32,16 +32,17 @@ func cached(h http.Handler, path string) bool {
 }
 
 func TestPurgeLocal(t *testing.T) {
-	pages := []string{"/", "/blog", "/blog?page=2", "/blog/article/a", "/blog/article/b", "/pricing"}
+	pages := []string{"/", "/blog", "/blog?page=2", "/blog.data", "/blog/article/a", "/blog/article/b", "/pricing", "/_root.data"}
 	for _, tc := range []struct {
 		target Target
 		n      int
 		gone   []string
 	}{
-		{Target{Path: "/blog"}, 2, []string{"/blog", "/blog?page=2"}},
+		{Target{Path: "/blog"}, 3, []string{"/blog", "/blog?page=2", "/blog.data"}},
+		{Target{Path: "/"}, 2, []string{"/", "/_root.data"}},
 		{Target{Prefix: "/blog/"}, 2, []string{"/blog/article/a", "/blog/article/b"}},
-		{Target{Prefix: "/blog"}, 4, []string{"/blog", "/blog?page=2", "/blog/article/a", "/blog/article/b"}},
-		{Target{All: true}, 6, pages},
+		{Target{Prefix: "/blog"}, 5, []string{"/blog", "/blog?page=2", "/blog.data", "/blog/article/a", "/blog/article/b"}},
+		{Target{All: true}, 8, pages},
 	} {
 		t.Run(tc.target.String(), func(t *testing.T) {
 			c, _ := newTestCache(t, DefaultMaxBytes)

@@ -18,7 +18,9 @@ type entry struct {
 	body   []byte      // identity
 	gzip   []byte      // nil when not compressible
 	brotli []byte
-	etag   string // strong validator of the identity bytes, quoted
+	etag   string // strong validator of the identity bytes, unquoted
+	// cacheControl is the Cache-Control header of stored entries.
+	cacheControl string
 	stored time.Time
 	policy Policy
 	size   int64
@@ -128,7 +130,18 @@ func (t Target) matcher() func(key string) bool {
 		p := escapePath(t.Prefix)
 		return func(key string) bool { return strings.HasPrefix(keyPath(key), p) }
 	default:
+		// The page with any query, with a trailing slash, and React Router's
+		// data request for it (/x.data; /_root.data for /), which client-side
+		// navigations fetch instead of the document.
 		p := escapePath(t.Path)
-		return func(key string) bool { return keyPath(key) == p }
+		same := map[string]bool{p: true, strings.TrimSuffix(p, "/") + ".data": true}
+		if p == "/" {
+			same["/_root.data"] = true
+		} else if strings.HasSuffix(p, "/") {
+			same[strings.TrimSuffix(p, "/")] = true
+		} else {
+			same[p+"/"] = true
+		}
+		return func(key string) bool { return same[keyPath(key)] }
 	}
 }
