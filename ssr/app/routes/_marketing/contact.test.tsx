@@ -1,0 +1,174 @@
+// The contact-form pages as a visitor meets them: labelled fields from the
+// shared content, inline validation, the fetch submission with its loading,
+// success and error states, and the outcome of a post made without JavaScript.
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import contact from "../../../../shared/content/contact.json";
+import * as ContactRoute from "./contact";
+
+afterEach(cleanup);
+
+function renderAt(url: string) {
+  const Stub = createRoutesStub(
+    Object.keys(contact.pages).map((id) => ({ id, path: `/${id}`, Component: ContactRoute.default, HydrateFallback: () => null, loader: ContactRoute.loader as never })),
+  );
+  return render(<Stub initialEntries={[url]} />);
+}
+
+const form = () => screen.getByRole("button", { name: contact.submitLabel }).closest("form")!;
+
+function fill(values: Record<string, string>) {
+  for (const [label, value] of Object.entries(values)) {
+    fireEvent.change(screen.getByLabelText(new RegExp(label)), { target: { value } });
+  }
+}
+
+const validContactUs = {
+  "Your name": "Lakshmi R.",
+  "Work e-mail": "lakshmi@kaverihandlooms.in",
+  "How can we help|What would you like": "We run two stores and sell on a marketplace.",
+};
+
+describe("contact pages", () => {
+  it("shows each page's own copy and only its fields, all labelled", async () => {
+    renderAt("/contact-us");
+    expect((await screen.findByRole("heading", { level: 1 })).textContent).toBe(contact.pages["contact-us"].heading);
+    for (const label of ["Your name", "Work e-mail", "Business or store name", "Phone", contact.pages["contact-us"].messageLabel]) {
+      expect(screen.getByLabelText(new RegExp(label))).toBeTruthy();
+    }
+    cleanup();
+
+    renderAt("/custom-logo");
+    expect((await screen.findByRole("heading", { level: 1 })).textContent).toBe(contact.pages["custom-logo"].heading);
+    expect(screen.queryByLabelText(/Phone/)).toBeNull();
+    expect(screen.getByLabelText(new RegExp(contact.pages["custom-logo"].messageLabel))).toBeTruthy();
+  });
+
+  it("is an ordinary form posting to the edge, so it works without JavaScript", async () => {
+    renderAt("/data-entry");
+    await screen.findByRole("heading", { level: 1 });
+    const f = form();
+    expect(f.getAttribute("method")).toBe("post");
+    expect(f.getAttribute("action")).toBe("/api/v1/omnibus/contact-us");
+    expect((f.elements.namedItem("topic") as HTMLInputElement).value).toBe("data-entry");
+    const email = screen.getByLabelText(/Work e-mail/) as HTMLInputElement;
+    expect(email.type).toBe("email");
+    expect(email.required).toBe(true);
+    expect((screen.getByLabelText(/Phone/) as HTMLInputElement).required).toBe(false);
+  });
+
+  it("renders the outcome the edge redirected back with", async () => {
+    renderAt("/custom-website?outcome=sent");
+    expect((await screen.findByRole("status")).textContent).toBe(contact.outcomes.sent);
+    cleanup();
+
+    renderAt("/custom-website?outcome=invalid&field=email");
+    expect((await screen.findByRole("alert")).textContent).toBe(contact.outcomes.invalid);
+    expect(screen.getByText(contact.fields.email.error)).toBeTruthy();
+    expect(screen.getByLabelText(/Work e-mail/).getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("ignores outcome codes it does not know instead of echoing them", async () => {
+    renderAt("/contact-us?outcome=%3Cb%3Ehacked%3C%2Fb%3E&field=nope");
+    await screen.findByRole("heading", { level: 1 });
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.queryByRole("status")).toBeNull();
+    expect(document.body.textContent).not.toContain("hacked");
+  });
+
+  it("validates inline and sends nothing while a field is wrong", async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal("fetch", fetch);
+    renderAt("/contact-us");
+    await screen.findByRole("heading", { level: 1 });
+    await waitFor(() => expect(form().noValidate).toBe(true)); // hydrated: our checks replace the browser's
+
+    const email = screen.getByLabelText(/Work e-mail/);
+    fireEvent.change(email, { target: { value: "lakshmi@" } });
+    fireEvent.blur(email);
+    expect(screen.getByText(contact.fields.email.error)).toBeTruthy();
+    expect(email.getAttribute("aria-describedby")).toBe("contact-email-error");
+
+    fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
+    expect(screen.getByText(contact.fields.name.error)).toBeTruthy();
+    expect(screen.getByText(contact.fields.message.error)).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByLabelText(/Your name/));
+    expect(fetch).not.toHaveBeenCalled();
+
+    // Fixing a field clears its message as the visitor types.
+    fireEvent.change(email, { target: { value: "lakshmi@kaverihandlooms.in" } });
+    expect(screen.queryByText(contact.fields.email.error)).toBeNull();
+    vi.unstubAllGlobals();
+  });
+
+  it("sends JSON with fetch, shows the loading state, then the success message", async () => {
+    let answer!: (r: Response) => void;
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    vi.stubGlobal("fetch", fetch);
+    renderAt("/general-enquiry");
+    await screen.findByRole("heading", { level: 1 });
+    fill({ "Your name": "Arjun", "Work e-mail": "arjun@example.in", "Your question": "Do you support GST e-invoicing?" });
+    fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
+
+    const sending = await screen.findByRole("button", { name: contact.sendingLabel });
+    expect((sending as HTMLButtonElement).disabled).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/v1/omnibus/contact-us");
+    expect(JSON.parse(String(init.body))).toEqual({
+      topic: "general-enquiry",
+      name: "Arjun",
+      email: "arjun@example.in",
+      company: "",
+      message: "Do you support GST e-invoicing?",
+    });
+
+    answer(new Response(JSON.stringify({ data: { sent: true } }), { status: 201 }));
+    expect((await screen.findByRole("status")).textContent).toBe(contact.outcomes.sent);
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe("");
+    expect(screen.getByRole("button", { name: contact.submitLabel })).toBeTruthy();
+    vi.unstubAllGlobals();
+  });
+
+  it("shows the edge's errorDetail when it refuses, and claims nothing", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify({ errorDetail: contact.outcomes.unavailable }), { status: 503 })),
+    );
+    renderAt("/contact-us");
+    await screen.findByRole("heading", { level: 1 });
+    fill(validContactUs);
+    fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
+    expect((await screen.findByRole("alert")).textContent).toBe(contact.outcomes.unavailable);
+    expect(screen.queryByRole("status")).toBeNull();
+    // The visitor's text is kept so they can try again.
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe("Lakshmi R.");
+    vi.unstubAllGlobals();
+  });
+
+  it("puts a field error from the edge under that field", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify({ errorDetail: "Please enter a valid e-mail address, like you@yourstore.in", field: "email" }), { status: 400 })),
+    );
+    renderAt("/contact-us");
+    await screen.findByRole("heading", { level: 1 });
+    fill(validContactUs);
+    fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
+    const error = await screen.findByText("Please enter a valid e-mail address, like you@yourstore.in");
+    expect(error.id).toBe("contact-email-error");
+    vi.unstubAllGlobals();
+  });
+
+  it("says so when the network fails", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    renderAt("/career");
+    await screen.findByRole("heading", { level: 1 });
+    fill({ "Your name": "Meera", "Work e-mail": "meera@example.in", "About you": "Frontend engineer, five years of React." });
+    fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
+    const alert = await screen.findByRole("alert");
+    expect(within(alert).getByText(contact.outcomes.unavailable)).toBeTruthy();
+    vi.unstubAllGlobals();
+  });
+});

@@ -1,0 +1,120 @@
+// Articles, help topics, policies and the generic content pages render their
+// content from the loaders; unknown slugs are 404s with the not-found content.
+import { cleanup, render, screen } from "@testing-library/react";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import pages from "../../../../shared/content/pages.json";
+import { routes } from "../../../../shared/route-table";
+import * as BlogArticle from "./blog-article";
+import * as HelpArticle from "./help-article";
+import * as HelpCategory from "./help-category";
+import * as Page from "./page";
+import * as Policy from "./policy";
+
+afterEach(cleanup);
+
+const modules: Record<string, { default: React.ComponentType; loader: unknown; ErrorBoundary?: React.ComponentType }> = {
+  "_marketing/blog-article.tsx": BlogArticle,
+  "_marketing/help-article.tsx": HelpArticle,
+  "_marketing/help-category.tsx": HelpCategory,
+  "_marketing/page.tsx": Page,
+  "_marketing/policy.tsx": Policy,
+};
+
+function renderAt(url: string) {
+  const Stub = createRoutesStub(
+    routes
+      .filter((entry) => modules[entry.module])
+      .map((entry) => {
+        const mod = modules[entry.module];
+        return { id: entry.id, path: entry.path, Component: mod.default, ErrorBoundary: mod.ErrorBoundary, HydrateFallback: () => null, loader: mod.loader as never };
+      }),
+  );
+  return render(<Stub initialEntries={[url]} />);
+}
+
+const h1 = async () => (await screen.findByRole("heading", { level: 1 })).textContent;
+
+describe("articles", () => {
+  it("renders a blog article's Markdown as HTML", async () => {
+    renderAt("/blog/article/one-inventory-every-channel");
+    expect(await h1()).toBe("One inventory for every channel — why overselling is a data problem");
+    expect(screen.getByRole("heading", { level: 2, name: "Why separate stock counts fail" })).toBeTruthy();
+    expect(screen.getByText("3 November 2026")).toBeTruthy();
+    expect(screen.getByRole("link", { name: /Back to the blog/ }).getAttribute("href")).toBe("/blog");
+  });
+
+  it("renders the success story with its topic in the breadcrumb", async () => {
+    renderAt("/help/category/article/success-story-kaveri-handlooms");
+    expect(await h1()).toMatch(/^Success story: how Kaveri Handlooms/);
+    expect(screen.getByRole("link", { name: "Success stories" }).getAttribute("href")).toBe("/help/category/success-stories");
+  });
+
+  it.each([
+    "/blog/article/no-such-article",
+    "/help/category/article/no-such-article",
+    "/help/category/no-such-topic",
+    // A help slug is not a blog slug.
+    "/blog/article/create-your-store",
+  ])("answers %s with the not-found content", async (url) => {
+    renderAt(url);
+    expect(await h1()).toBe("Page not found");
+    expect(screen.getByText(pages.labels.notFoundArticle)).toBeTruthy();
+  });
+
+  it("throws a 404 response from the loader for an unknown slug (the HTTP status)", async () => {
+    const call = () => (BlogArticle.loader as (args: unknown) => unknown)({ params: { slug: "nope" }, request: new Request("http://x/blog/article/nope") });
+    try {
+      call();
+      expect.unreachable("the loader returned");
+    } catch (thrown) {
+      expect((thrown as { init?: ResponseInit }).init?.status).toBe(404);
+    }
+  });
+
+  it("lists a help topic's articles with links", async () => {
+    renderAt("/help/category/orders-and-shipping");
+    expect(await h1()).toBe("Orders and shipping");
+    expect(screen.getByRole("link", { name: "Ship an order with one click" }).getAttribute("href")).toBe("/help/category/article/one-click-shipping");
+  });
+});
+
+describe("index pages", () => {
+  it("lists the blog's articles with links on /blog", async () => {
+    renderAt("/blog");
+    expect(await h1()).toBe(pages.pages.blog.heading);
+    expect(screen.getByRole("link", { name: "Goal-based advertising, explained for busy merchants" }).getAttribute("href")).toBe(
+      "/blog/article/goal-based-advertising",
+    );
+  });
+
+  it("lists the help topics and every guide on /help-centre", async () => {
+    renderAt("/help-centre");
+    expect(await h1()).toBe(pages.pages["help-centre"].heading);
+    expect(screen.getByRole("link", { name: /Getting started/ }).getAttribute("href")).toBe("/help/category/getting-started");
+    expect(screen.getByRole("link", { name: "Connect your own domain" }).getAttribute("href")).toBe("/help/category/article/connect-your-domain");
+  });
+});
+
+describe("content pages", () => {
+  it("renders plans on /old-pricing", async () => {
+    renderAt("/old-pricing");
+    expect(await h1()).toBe(pages.pages["old-pricing"].heading);
+    for (const name of ["Starter", "Growth", "Pro", "Enterprise"]) expect(screen.getByRole("heading", { level: 3, name })).toBeTruthy();
+    expect(screen.getByText("Are prices inclusive of GST?")).toBeTruthy();
+  });
+
+  it("renders calls to action as links", async () => {
+    renderAt("/partner-with-us");
+    expect(await h1()).toBe(pages.pages["partner-with-us"].heading);
+    expect(screen.getByRole("link", { name: "Apply to partner" }).getAttribute("href")).toBe("/general-enquiry");
+  });
+
+  it("renders a policy with its filled-in details", async () => {
+    renderAt("/privacy-policy");
+    expect(await h1()).toBe("Privacy policy");
+    expect(screen.getByRole("heading", { level: 2, name: "8. Grievance Officer" })).toBeTruthy();
+    expect(document.body.textContent).toContain(pages.legal.grievanceOfficer);
+    expect(document.body.textContent).not.toMatch(/\{(email|entity|address)\}/);
+  });
+});
