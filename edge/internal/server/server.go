@@ -8,7 +8,9 @@
 //
 //	/healthz, /readyz       this package
 //	/api/v1/...             feature packages (Register(api)); unknown → JSON 404
-//	/assets/...             assets.Handler (a missing file is a plain 404)
+//	/assets/...             assets.Handler (a missing file is a plain 404,
+//	                        never a page; with no Assets, as in dev mode,
+//	                        these go to the page handler too)
 //	files of build/client   assets.Handler (known at start, no disk lookups)
 //	anything else           Options.Pages (the page proxy)
 package server
@@ -135,16 +137,14 @@ func (s *Server) SetPages(h http.Handler) {
 // Pages is the current page handler.
 func (s *Server) Pages() http.Handler { return *s.pages.Load() }
 
-// pageOrFile serves a static file of the build when the path is one, a 404
-// for any missing /assets/ file, and the page handler otherwise.
+// pageOrFile serves a static file of the build when the path is one (a
+// missing /assets/ file is a 404 from the asset handler) and the page
+// handler otherwise. Without an asset handler (dev mode: Vite serves the
+// files through the renderer) everything goes to the page handler.
 func (s *Server) pageOrFile(c echo.Context) error {
 	r, w := c.Request(), c.Response()
 	if s.assets != nil && (assets.IsAssetPath(r.URL.Path) || s.assets.Has(r.URL.Path)) {
 		s.assets.ServeHTTP(w, r)
-		return nil
-	}
-	if assets.IsAssetPath(r.URL.Path) {
-		http.NotFound(w, r)
 		return nil
 	}
 	s.Pages().ServeHTTP(w, r)
