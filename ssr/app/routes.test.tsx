@@ -7,7 +7,7 @@ import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import featuresContent from "../../shared/content/features.json";
 import { notFound, routes as table } from "../../shared/route-table";
-import App from "./root";
+import App, { loader as rootLoader } from "./root";
 import routeConfig from "./routes";
 import { headingOf } from "./lib/route-entry";
 
@@ -66,7 +66,7 @@ function renderAt(url: string) {
     loader: stubLoaders[entry.id] ?? (moduleOf(`routes/${entry.module}`).loader as (() => unknown) | undefined),
   }));
   const Stub = createRoutesStub([
-    { id: "root", Component: App, HydrateFallback: () => null, loader: () => ({ publicUrl: "https://omnibus.test" }), children },
+    { id: "root", Component: App, HydrateFallback: () => null, loader: rootLoader, children },
   ]);
   return render(<Stub initialEntries={[url]} />);
 }

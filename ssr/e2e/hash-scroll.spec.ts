@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { waitForHydration } from "./helpers";
+
+test("a direct load of /#features shows the section", async ({ page }) => {
+  await page.goto("/#features");
+  await expect(page.locator("#features")).toBeInViewport();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+});
+
+test("a client link to /#features scrolls there smoothly, no sooner than 500 ms after the navigation", async ({ page }) => {
+  await page.goto("/features");
+  await waitForHydration(page);
+  await page.evaluate(() => {
+    const w = window as unknown as { __marker: number; __clickAt: number; __firstScrollAt?: number };
+    w.__marker = 1;
+    document.addEventListener(
+      "click",
+      () => {
+        w.__clickAt = performance.now();
+        // (Playwright scrolls the link into view before clicking: only scrolling after the click counts.)
+        window.addEventListener("scroll", () => (w.__firstScrollAt ??= performance.now()), { passive: true });
+      },
+      { capture: true, once: true },
+    );
+  });
+
+  await page.getByRole("link", { name: "Back to the overview" }).click();
+  await expect(page).toHaveURL("/#features");
+  await expect(page.locator("#features")).toBeInViewport();
+
+  const { marker, delay } = await page.evaluate(() => {
+    const w = window as unknown as { __marker: number; __clickAt: number; __firstScrollAt: number };
+    return { marker: w.__marker, delay: w.__firstScrollAt - w.__clickAt };
+  });
+  expect(marker).toBe(1); // same document: a client navigation
+  expect(delay).toBeGreaterThanOrEqual(500);
+});
+
+test("a client navigation without a hash starts at the top of the new page", async ({ page }) => {
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+
+  // The navigation bar is sticky, so its links stay reachable at the bottom.
+  await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Pricing" }).click();
+  await expect(page).toHaveURL("/old-pricing");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test("back returns to where the visitor was", async ({ page }) => {
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.evaluate(() => window.scrollTo(0, 600));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600);
+  await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Pricing" }).click();
+  await expect(page).toHaveURL("/old-pricing");
+  await page.goBack();
+  await expect(page).toHaveURL("/");
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600);
+});

@@ -1,0 +1,46 @@
+import { expect, test } from "@playwright/test";
+import { notFound, routes, samplePath } from "./helpers";
+
+const unescape = (html: string) =>
+  html.replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+
+test("every route of the table answers 200 with its title and server-rendered heading", async ({ request }) => {
+  for (const entry of routes) {
+    const path = samplePath(entry.path);
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    const html = await response.text();
+    expect(unescape(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? ""), path).toBe(entry.title);
+    expect(html, path).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
+    expect(html, path).toContain(`data-layout="${entry.layout}"`);
+  }
+});
+
+test("the not-found page has status 404 and the minimal layout", async ({ page }) => {
+  const response = await page.goto("/this/page/does-not-exist");
+  expect(response?.status()).toBe(404);
+  await expect(page).toHaveTitle(notFound.title);
+  await expect(page.locator("[data-layout]")).toHaveAttribute("data-layout", "minimal");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+  // Minimal layout: brand and theme switcher, no site links.
+  await expect(page.getByRole("link", { name: "Pricing" })).toHaveCount(0);
+});
+
+test("crawlers get the deferred feature list inside the document", async ({ request }) => {
+  const html = await (
+    await request.get("/features", { headers: { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" } })
+  ).text();
+  expect(html).toContain("One-click shipping");
+  expect(html).not.toContain('aria-label="Loading features"');
+});
+
+test("pages carry a canonical link and social card tags", async ({ request, baseURL }) => {
+  const html = await (await request.get("/contact-us")).text();
+  expect(html).toContain(`<link rel="canonical" href="${baseURL}/contact-us"/>`);
+  expect(html).toContain(`<meta property="og:url" content="${baseURL}/contact-us"/>`);
+  expect(html).toContain(`<meta property="og:image" content="${baseURL}/og-image.jpg"/>`);
+  expect(html).toContain('<meta name="twitter:card" content="summary_large_image"/>');
+  const image = await request.get("/og-image.jpg");
+  expect(image.status()).toBe(200);
+  expect(image.headers()["content-type"]).toBe("image/jpeg");
+});

@@ -1,0 +1,104 @@
+import { expect, test, type Page } from "@playwright/test";
+import { waitForHydration } from "./helpers";
+
+// Records whether <html> has the dark class at the first frame (rAF runs
+// right before the first paint, once the document is no longer render-blocked).
+async function recordFirstFrame(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __firstFrameDark?: boolean };
+    requestAnimationFrame(() => {
+      w.__firstFrameDark = document.documentElement.classList.contains("dark");
+    });
+  });
+}
+
+async function firstFrameDark(page: Page) {
+  await page.waitForFunction(() => "__firstFrameDark" in window);
+  return page.evaluate(() => (window as unknown as { __firstFrameDark: boolean }).__firstFrameDark);
+}
+
+test.describe("dark class before the first paint", () => {
+  test("system preference dark", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await recordFirstFrame(page);
+    await page.goto("/");
+    expect(await firstFrameDark(page)).toBe(true);
+  });
+
+  test("stored preference dark on a light system", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.addInitScript(() => localStorage.setItem("color-schema", "dark"));
+    await recordFirstFrame(page);
+    await page.goto("/contact-us");
+    expect(await firstFrameDark(page)).toBe(true);
+  });
+
+  test("stored preference light on a dark system", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.addInitScript(() => localStorage.setItem("color-schema", "light"));
+    await recordFirstFrame(page);
+    await page.goto("/");
+    expect(await firstFrameDark(page)).toBe(false);
+  });
+
+  test("the server's HTML carries no theme class: the inline script decides", async ({ request }) => {
+    const html = await (await request.get("/")).text();
+    expect(html).toMatch(/<html lang="en-US">/);
+    expect(html.indexOf('localStorage.getItem("color-schema")')).toBeLessThan(html.indexOf('rel="stylesheet"'));
+  });
+});
+
+test("the theme switcher changes the class and the choice survives a reload", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/");
+  await waitForHydration(page);
+  const html = page.locator("html");
+  await expect(page.getByRole("button", { name: "System" })).toHaveAttribute("aria-pressed", "true");
+
+  await page.getByRole("button", { name: "Dark" }).click();
+  await expect(html).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+
+  await recordFirstFrame(page);
+  await page.reload();
+  expect(await firstFrameDark(page)).toBe(true);
+  await waitForHydration(page);
+  await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+
+  await page.getByRole("button", { name: "Light" }).click();
+  await expect(html).not.toHaveClass(/\bdark\b/);
+  await page.reload();
+  await expect(html).not.toHaveClass(/\bdark\b/);
+  expect(await page.evaluate(() => localStorage.getItem("color-schema"))).toBe("light");
+});
+
+test("images show their dark source in dark mode and the light one otherwise", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/");
+  const light = page.locator('img[data-theme-variant="light"]').first();
+  const dark = page.locator('img[data-theme-variant="dark"]').first();
+  await expect(light).toBeVisible();
+  await expect(dark).toBeHidden();
+
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.reload();
+  await expect(dark).toBeVisible();
+  await expect(light).toBeHidden();
+  // The dark picture really loaded (not the placeholder).
+  await expect.poll(() => dark.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+});
+
+test("an image that fails to load becomes the placeholder at the same size", async ({ page, request }) => {
+  // Break the landing page's first theme-aware image, whatever it is.
+  const html = await (await request.get("/")).text();
+  const src = /<img[^>]*data-theme-variant="light"[^>]*>/.exec(html)?.[0].match(/src="([^"]+)"/)?.[1];
+  expect(src).toBeTruthy();
+  await page.route((url) => url.pathname === src, (route) => route.fulfill({ status: 404, body: "" }));
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/");
+  const img = page.locator('img[data-theme-variant="light"]').first();
+  await expect(img).toHaveAttribute("src", "/images/placeholder.svg");
+  const box = await img.boundingBox();
+  expect(box?.width).toBeGreaterThan(0);
+  expect(box!.height / box!.width).toBeCloseTo(400 / 640, 1);
+});

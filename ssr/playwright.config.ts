@@ -1,0 +1,54 @@
+// Browser tests: Debian's Chromium against the real edge binary, which starts
+// the production renderer (npm run build -w ssr and make build-edge first;
+// `make test-browser` does both).
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+const PORT = 8091;
+const baseURL = `http://127.0.0.1:${PORT}`;
+const ssrDir = import.meta.dirname;
+// One throw-away data directory per run (workers inherit it through the environment).
+process.env.OMNIBUS_E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-"));
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: path.join(ssrDir, "..", "edge", "bin", "edge"),
+    cwd: path.join(ssrDir, "..", "edge"),
+    url: `${baseURL}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      LISTEN_ADDR: `127.0.0.1:${PORT}`,
+      RENDERER_PORT: "3091",
+      DATA_DIR: process.env.OMNIBUS_E2E_DATA_DIR,
+      // E2E_SSR_DIR: a copy of server.js + build/ to test while the tree is being rebuilt.
+      SSR_DIR: process.env.E2E_SSR_DIR ?? ssrDir,
+      PUBLIC_URL: baseURL,
+      // The embedded SQLite in the temp dir, even where CI sets DATABASE_URL.
+      DATABASE_URL: "",
+    },
+  },
+});
