@@ -1,8 +1,13 @@
-import { PlaceholderPage } from "~/components/placeholder-page";
+import { RegisterForm } from "~/components/auth/register-form";
+import { redirectIfSignedIn } from "~/components/auth/api";
 import { routeMeta } from "~/lib/meta";
 
 export const meta = routeMeta;
 
+// The edge redirects a signed-in visitor before the page renders; a
+// client-side navigation here runs the same check through the API.
+export const clientLoader = redirectIfSignedIn;
+
 export default function RegisterPage() {
-  return <PlaceholderPage />;
+  return <RegisterForm />;
 }

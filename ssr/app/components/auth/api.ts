@@ -1,0 +1,110 @@
+// Calls to the edge's account endpoints from the browser (same origin, with
+// credentials, SPEC §7) and the redirect rules of SPEC §4.
+import { redirect } from "react-router";
+import auth from "../../../../shared/content/auth.json";
+
+export const API = {
+  login: "/api/v1/oaccount/login",
+  register: "/api/v1/oaccount/register",
+  logout: "/api/v1/oaccount/logout",
+  isLoggedIn: "/api/v1/oaccount/isloggedin",
+  forgotPassword: "/api/v1/hq/oaccount/forgotPassword",
+  resetPassword: "/api/v1/hq/oaccount/resetPassword",
+  availability: "/api/v1/onboarding/check-omnidomain-availability",
+  google: "/api/v1/oaccount/signin/google",
+  googleRedirect: "/api/v1/oaccount/sso-redirect/google",
+} as const;
+
+/** The sign-in status (SPEC §3), as the edge nests it under "data". */
+export interface SignInStatus {
+  isLoggedIn: boolean;
+  omnicustomerStatus: string;
+  /** Where the rules send this visitor (the edge adds it when signed in). */
+  redirectTo?: string;
+}
+
+/** Statuses still in onboarding: sent to /contact-us. */
+export const ONBOARDING_STATUSES = ["account_created", "pending_initial_license_payment"];
+export const MERCHANT_APP_DEFAULT = "/landing-page";
+
+/**
+ * Where a visitor opening /login or /register belongs (SPEC §4): nowhere when
+ * signed out; /contact-us (a client-side navigation) during onboarding; else
+ * the merchant app by a full page load.
+ */
+export function destinationFor(status: SignInStatus): { to: string; fullLoad: boolean } | null {
+  if (!status.isLoggedIn) return null;
+  if (ONBOARDING_STATUSES.includes(status.omnicustomerStatus)) return { to: "/contact-us", fullLoad: false };
+  const to = status.redirectTo && /^(\/(?!\/)|https?:\/\/)/.test(status.redirectTo) ? status.redirectTo : MERCHANT_APP_DEFAULT;
+  return { to, fullLoad: true };
+}
+
+/** An answer that is not 2xx: its status and the server's errorDetail. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** fetch with credentials; JSON in and out; errors as ApiError(errorDetail). */
+export async function api<T>(path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: body === undefined ? "GET" : "POST",
+      credentials: "include",
+      headers: body === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, auth.messages.unavailable);
+  }
+  const json = (await res.json().catch(() => null)) as (T & { errorDetail?: string }) | null;
+  if (!res.ok) throw new ApiError(res.status, json?.errorDetail || auth.messages.unavailable);
+  if (json === null) throw new ApiError(res.status, auth.messages.unavailable);
+  return json;
+}
+
+/** A full page load (tests replace it: jsdom cannot navigate). */
+export const browser = { assign: (url: string) => window.location.assign(url) };
+
+/** Sends a signed-in visitor on: React Router navigation or a full page load. */
+export function goOn(status: SignInStatus, navigate: (to: string) => void) {
+  const d = destinationFor(status);
+  if (!d) return;
+  if (d.fullLoad) browser.assign(d.to);
+  else navigate(d.to);
+}
+
+/**
+ * The client-side check before /login or /register opens (their clientLoader):
+ * a signed-in visitor is redirected; when the status cannot be read it is
+ * logged to the console and the page opens.
+ */
+export async function redirectIfSignedIn(): Promise<null> {
+  let status: SignInStatus;
+  try {
+    status = (await api<{ data: SignInStatus }>(API.isLoggedIn)).data;
+  } catch (error) {
+    console.error("Could not read the sign-in status", error);
+    return null;
+  }
+  const d = destinationFor(status);
+  if (!d) return null;
+  if (d.fullLoad) {
+    browser.assign(d.to);
+    // The page is being replaced: keep the navigation pending until it is.
+    return new Promise<null>(() => {});
+  }
+  throw redirect(d.to);
+}
+
+/** The words for an error code a no-JavaScript post came back with; unknown codes show nothing. */
+export function messageFor(code: string | null): string | null {
+  if (!code) return null;
+  const messages = auth.messages as Record<string, string>;
+  return Object.hasOwn(messages, code) ? messages[code] : null;
+}

@@ -1,0 +1,178 @@
+// The sign-in pages as a visitor meets them (jsdom, fetch stubbed): the
+// redirect rules of SPEC §4, inline validation, the server's errorDetail and
+// the signingIn indicator, the store-name check, the Google button's presence.
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import auth from "../../../../shared/content/auth.json";
+import { browser, destinationFor, messageFor, redirectIfSignedIn } from "./api";
+import { LoginForm } from "./login-form";
+import { RegisterForm } from "./register-form";
+import { GoogleSignIn } from "./google-signin";
+import { slugify, validateRegister } from "./validation";
+
+afterEach(cleanup);
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+function renderPage(Page: () => React.ReactNode, url: string, googleClientId = "") {
+  const Stub = createRoutesStub([
+    {
+      id: "root",
+      loader: () => ({ googleClientId }),
+      HydrateFallback: () => null,
+      children: [
+        { path: "/login", Component: Page },
+        { path: "/register", Component: Page },
+        { path: "/contact-us", Component: () => <h1>Contact us</h1> },
+      ],
+    },
+  ]);
+  return render(<Stub initialEntries={[url]} />);
+}
+
+describe("redirect rules (SPEC §4)", () => {
+  it("sends signed-in visitors by status, nobody else", () => {
+    expect(destinationFor({ isLoggedIn: false, omnicustomerStatus: "" })).toBeNull();
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "account_created" })).toEqual({ to: "/contact-us", fullLoad: false });
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "pending_initial_license_payment" })).toEqual({ to: "/contact-us", fullLoad: false });
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active" })).toEqual({ to: "/landing-page", fullLoad: true });
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "https://app.example/x" })).toEqual({ to: "https://app.example/x", fullLoad: true });
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "//evil.example" })).toEqual({ to: "/landing-page", fullLoad: true });
+  });
+
+  it("checks the status before /login or /register opens", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch");
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => {});
+
+    fetch.mockResolvedValueOnce(json(200, { data: { isLoggedIn: false, omnicustomerStatus: "" } }));
+    await expect(redirectIfSignedIn()).resolves.toBeNull();
+    expect(fetch.mock.calls[0][0]).toBe("/api/v1/oaccount/isloggedin");
+    expect(fetch.mock.calls[0][1]?.credentials).toBe("include");
+
+    fetch.mockResolvedValueOnce(json(200, { data: { isLoggedIn: true, omnicustomerStatus: "account_created" } }));
+    const thrown = await redirectIfSignedIn().catch((e: unknown) => e);
+    expect(thrown instanceof Response && thrown.status === 302 && thrown.headers.get("Location")).toBe("/contact-us");
+
+    fetch.mockResolvedValueOnce(json(200, { data: { isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "/landing-page" } }));
+    void redirectIfSignedIn();
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/landing-page"));
+  });
+
+  it("logs and does not redirect when the status cannot be read", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => {});
+    vi.spyOn(globalThis, "fetch").mockRejectedValueOnce(new TypeError("network down"));
+    await expect(redirectIfSignedIn()).resolves.toBeNull();
+    vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(json(503, { errorDetail: "down" }));
+    await expect(redirectIfSignedIn()).resolves.toBeNull();
+    expect(error).toHaveBeenCalledTimes(2);
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it("shows only known error codes from a no-JavaScript post", () => {
+    expect(messageFor("invalidCredentials")).toBe(auth.messages.invalidCredentials);
+    expect(messageFor("<img src=x onerror=alert(1)>")).toBeNull();
+    expect(messageFor("constructor")).toBeNull();
+  });
+});
+
+describe("login page", () => {
+  it("is a labelled form posting to the edge, so it works without JavaScript", async () => {
+    renderPage(LoginForm, "/login?error=invalidCredentials");
+    const email = (await screen.findByLabelText(auth.login.email)) as HTMLInputElement;
+    const form = email.closest("form")!;
+    expect(form.getAttribute("method")).toBe("post");
+    expect(form.getAttribute("action")).toBe("/api/v1/oaccount/login");
+    expect(email.name).toBe("email");
+    expect((screen.getByLabelText(auth.login.password) as HTMLInputElement).name).toBe("password");
+    expect(screen.getByRole("alert").textContent).toBe(auth.messages.invalidCredentials);
+  });
+
+  it("validates inline before any request", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch");
+    renderPage(LoginForm, "/login");
+    const button = await screen.findByRole("button", { name: auth.login.submit });
+    // Scripted validation replaces the browser's once hydrated.
+    await waitFor(() => expect(button.closest("form")!.noValidate).toBe(true));
+    fireEvent.click(button);
+    expect(await screen.findByText(auth.messages.emailRequired)).toBeTruthy();
+    expect(screen.getByText(auth.messages.passwordRequired)).toBeTruthy();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("shows the server's errorDetail and resets signingIn", async () => {
+    let answer!: (r: Response) => void;
+    const fetch = vi.spyOn(globalThis, "fetch").mockReturnValueOnce(new Promise((r) => (answer = r)));
+    renderPage(LoginForm, "/login");
+    fireEvent.change(await screen.findByLabelText(auth.login.email), { target: { value: "ana@example.com" } });
+    fireEvent.change(screen.getByLabelText(auth.login.password), { target: { value: "wrong wrong" } });
+    fireEvent.click(screen.getByRole("button", { name: auth.login.submit }));
+    expect(await screen.findByRole("button", { name: auth.login.submitting })).toBeTruthy();
+    const [url, init] = fetch.mock.calls[0];
+    expect(url).toBe("/api/v1/oaccount/login");
+    expect(init?.credentials).toBe("include");
+    expect(JSON.parse(String(init?.body))).toEqual({ email: "ana@example.com", password: "wrong wrong" });
+    answer(json(401, { errorDetail: "Incorrect email address or password." }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Incorrect email address or password.");
+    expect(screen.getByRole("button", { name: auth.login.submit })).toBeTruthy();
+  });
+
+  it("goes to /contact-us after signing in during onboarding", async () => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(json(200, { data: { isLoggedIn: true, omnicustomerStatus: "account_created", redirectTo: "/contact-us" } }));
+    renderPage(LoginForm, "/login");
+    fireEvent.change(await screen.findByLabelText(auth.login.email), { target: { value: "ana@example.com" } });
+    fireEvent.change(screen.getByLabelText(auth.login.password), { target: { value: "correct horse" } });
+    fireEvent.click(screen.getByRole("button", { name: auth.login.submit }));
+    expect(await screen.findByRole("heading", { name: "Contact us" })).toBeTruthy();
+  });
+});
+
+describe("register page", () => {
+  it("checks the store name once typing pauses", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
+      String(url).includes("name=taken-shop")
+        ? json(200, { data: { name: "taken-shop", available: false, message: auth.messages.storeNameTaken } })
+        : json(200, { data: { name: "my-shop", available: true, message: auth.messages.storeNameAvailable } }),
+    );
+    renderPage(RegisterForm, "/register");
+    const store = await screen.findByLabelText(auth.register.storeName);
+    fireEvent.change(store, { target: { value: "M" } });
+    fireEvent.change(store, { target: { value: "My Sh" } });
+    fireEvent.change(store, { target: { value: "My Shop!" } });
+    expect(await screen.findByText(new RegExp(auth.messages.storeNameAvailable))).toBeTruthy();
+    expect(fetch).toHaveBeenCalledTimes(1); // debounced: one check for the last value
+    expect(fetch.mock.calls[0][0]).toBe("/api/v1/onboarding/check-omnidomain-availability?name=my-shop");
+
+    fireEvent.change(store, { target: { value: "Taken Shop" } });
+    fireEvent.blur(store);
+    expect(await screen.findByText(auth.messages.storeNameTaken)).toBeTruthy();
+  });
+
+  it("uses the edge's rules and words", () => {
+    expect(slugify("  My Store!! 2 ")).toBe("my-store-2");
+    expect(validateRegister({ name: "", email: "x", password: "short", storeName: "a!" })).toEqual({
+      name: auth.messages.nameRequired,
+      email: auth.messages.emailInvalid,
+      password: auth.messages.passwordTooShort,
+      storeName: auth.messages.storeNameTooShort,
+    });
+  });
+});
+
+describe("Google sign-in button", () => {
+  it("hides itself when no client id is configured", async () => {
+    renderPage(() => <GoogleSignIn />, "/login", "");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(screen.queryByText(auth.google.button)).toBeNull();
+  });
+
+  it("is a link to the no-JavaScript redirect flow until Google's script is loaded", async () => {
+    renderPage(() => <GoogleSignIn />, "/login", "client-123");
+    const link = (await screen.findByText(auth.google.button)).closest("a")!;
+    expect(link.getAttribute("href")).toBe("/api/v1/oaccount/sso-redirect/google");
+    expect(document.querySelector('script[src="https://accounts.google.com/gsi/client"]')).toBeTruthy();
+  });
+});

@@ -1,0 +1,124 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import auth from "../../../../shared/content/auth.json";
+import { api, API, goOn, messageFor, type SignInStatus } from "./api";
+import { AuthCard, Field, focusField, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { GoogleSignIn, useGoogleClientId } from "./google-signin";
+import { GoogleDivider } from "./login-form";
+import { firstError, slugify, storeNameError, validateRegister } from "./validation";
+
+const t = auth.register;
+
+/** How long typing must pause before the store name is checked. */
+export const AVAILABILITY_DEBOUNCE_MS = 400;
+
+type Availability =
+  | { state: "idle" }
+  | { state: "checking"; name: string }
+  | { state: "done"; name: string; available: boolean; message: string };
+
+/**
+ * Create an account and its store. Same two modes as the login form; the
+ * store name is checked with the edge as the visitor types (debounced).
+ */
+export function RegisterForm() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  const googleClientId = useGoogleClientId();
+  const [values, setValues] = useState({ name: "", email: "", password: "", storeName: "" });
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [signingIn, setSigningIn] = useState(false);
+  const [errorDetail, setErrorDetail] = useState<string | null>(() => messageFor(params.get("error")));
+  const availability = useAvailability(values.storeName);
+  const errors = validateRegister(values);
+  if (!errors.storeName && availability.state === "done" && !availability.available) errors.storeName = availability.message;
+  const shown = (k: keyof typeof errors) => (touched[k] ? errors[k] : undefined);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (signingIn) return;
+    setTouched({ name: true, email: true, password: true, storeName: true });
+    const invalid = firstError(errors);
+    if (invalid) return focusField(event.currentTarget, invalid);
+    setSigningIn(true);
+    setErrorDetail(null);
+    try {
+      const { data } = await api<{ data: SignInStatus }>(API.register, values);
+      goOn(data, navigate);
+    } catch (error) {
+      setErrorDetail((error as Error).message);
+      setSigningIn(false);
+    }
+  }
+
+  const set = (k: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [k]: e.target.value }));
+  const touch = (k: string) => () => setTouched((s) => ({ ...s, [k]: true }));
+  const slug = slugify(values.storeName);
+
+  return (
+    <AuthCard heading={t.heading} intro={t.intro}>
+      <FormAlert message={errorDetail} />
+      <form method="post" action={API.register} noValidate={hydrated} onSubmit={onSubmit} aria-busy={signingIn} className="mt-4 space-y-5">
+        <Field id="register-name" name="name" label={t.name} autoComplete="name" required maxLength={100}
+          value={values.name} onChange={set("name")} onBlur={touch("name")} error={shown("name")} />
+        <Field id="register-email" name="email" type="email" label={t.email} autoComplete="email" inputMode="email" required
+          value={values.email} onChange={set("email")} onBlur={touch("email")} error={shown("email")} />
+        <Field id="register-password" name="password" type="password" label={t.password} autoComplete="new-password" required minLength={8} maxLength={128}
+          value={values.password} onChange={set("password")} onBlur={touch("password")} error={shown("password")} hint={t.passwordHint} />
+        <Field id="register-store" name="storeName" label={t.storeName} autoComplete="off" required
+          value={values.storeName} onChange={set("storeName")} onBlur={touch("storeName")} error={shown("storeName")}
+          hint={
+            <span aria-live="polite" data-availability={availability.state === "done" ? (availability.available ? "available" : "taken") : availability.state}>
+              {t.storeNameHint} <strong className="font-semibold text-gray-900 dark:text-white">{slug || "…"}{t.storeDomain}</strong>
+              {availability.state === "checking" && <> · {t.checking}</>}
+              {availability.state === "done" && availability.available && (
+                <span className="text-emerald-700 dark:text-emerald-300"> · {availability.message}</span>
+              )}
+            </span>
+          } />
+        <SubmitButton busy={signingIn} label={t.submit} busyLabel={t.submitting} />
+      </form>
+      {googleClientId && <GoogleDivider label={t.or} />}
+      <GoogleSignIn className="" />
+      <p className="mt-6 text-center text-sm text-gray-600 dark:text-gray-400">
+        {t.haveAccount}{" "}
+        <Link to="/login" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">
+          {t.loginLink}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+/** Asks the edge whether the store name is free, once typing pauses. */
+function useAvailability(storeName: string): Availability {
+  const [result, setResult] = useState<Availability>({ state: "idle" });
+  const slug = slugify(storeName);
+  const checkable = !storeNameError(storeName);
+  useEffect(() => {
+    if (!checkable) {
+      setResult({ state: "idle" });
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(async () => {
+      setResult({ state: "checking", name: slug });
+      try {
+        const res = await fetch(`${API.availability}?name=${encodeURIComponent(slug)}`, { credentials: "include", signal: controller.signal });
+        const json = (await res.json()) as { data?: { name: string; available: boolean; message: string } };
+        if (!res.ok || !json.data) throw new Error(`availability: ${res.status}`);
+        setResult({ state: "done", name: json.data.name, available: json.data.available, message: json.data.message });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        console.error("Could not check the store name", error);
+        setResult({ state: "idle" }); // the server checks again on submit
+      }
+    }, AVAILABILITY_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [slug, checkable]);
+  return result.state !== "idle" && result.name !== slug ? { state: "idle" } : result;
+}
