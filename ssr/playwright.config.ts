@@ -28,6 +28,10 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
+    // The service worker (and its 'offline-ready' prompt) only where a test
+    // asks for it (e2e/pwa.spec.ts): elsewhere it would cache pages between
+    // requests and its prompt could cover what a test clicks.
+    serviceWorkers: "block",
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
   },
