@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { compression } from "vite-plugin-compression2";
+import { pwaPlugin } from "./pwa.config";
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
@@ -17,6 +18,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         include: /\.(js|mjs|css|html|svg|json|webmanifest|xml|txt)$/,
         logLevel: "silent",
       }),
+    // Service worker and web app manifest (pwa.config.ts), client build only.
+    !isSsrBuild && pwaPlugin(),
   ],
   resolve: {
     alias: { "~": path.resolve(import.meta.dirname, "app") },

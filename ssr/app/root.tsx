@@ -1,10 +1,13 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
+import { googleClientId } from "~/components/auth/google-config.server";
 import { ProgressBar } from "~/components/progress-bar";
+import { PwaPrompt } from "~/components/pwa/pwa-prompt";
 import { layoutFor } from "~/layouts";
 import { MinimalLayout } from "~/layouts/minimal";
 import { DEFAULT_PUBLIC_URL, LOCALE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
+import { siteData } from "~/lib/site.server";
 import { useRouteEntry } from "~/lib/route-entry";
 import { themeScript } from "~/lib/theme";
 import { useHashScroll } from "~/lib/use-hash-scroll";
@@ -12,12 +15,20 @@ import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
   { rel: "stylesheet", href: stylesheet },
 ];
 
 /** The canonical origin comes from the server, so the client renders the same links after hydration. */
 export function loader() {
-  return { publicUrl: (process.env.PUBLIC_URL || DEFAULT_PUBLIC_URL).replace(/\/+$/, "") };
+  return {
+    publicUrl: (process.env.PUBLIC_URL || DEFAULT_PUBLIC_URL).replace(/\/+$/, ""),
+    // Footer, company facts and newsletter words, with the configured support e-mail, phone and demo link.
+    site: siteData(),
+    // Google sign-in's public client id ("" hides the button): components/auth.
+    googleClientId: googleClientId(),
+  };
 }
 
 // The origin never changes during a visit: no /_root.data request on navigation.
@@ -41,6 +52,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#6428ef" />
         {/* Blocking, before any stylesheet: the dark class is set before the first paint. */}
         <script dangerouslySetInnerHTML={{ __html: themeScript }} />
         <Meta />
@@ -65,6 +77,7 @@ export default function App() {
       <PageLayout>
         <Outlet />
       </PageLayout>
+      <PwaPrompt />
     </>
   );
 }

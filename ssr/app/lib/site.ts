@@ -1,0 +1,57 @@
+// Site-wide content (company facts, footer, newsletter box) as the root
+// loader hands it to the page: read from shared/content on the server, with
+// the configured support e-mail, phone and demo link filled in (site.server.ts).
+import { useRouteLoaderData } from "react-router";
+import type footerJSON from "../../../shared/content/footer.json";
+import type newsletterJSON from "../../../shared/content/newsletter.json";
+import type siteJSON from "../../../shared/content/site.json";
+
+export type SiteContent = typeof siteJSON;
+export type FooterContent = typeof footerJSON;
+export type NewsletterContent = typeof newsletterJSON;
+
+/** Values the content's {placeholders} stand for; set on the renderer's environment. */
+export interface SiteSettings {
+  email: string;
+  phone: string;
+  scheduleDemoUrl: string;
+}
+
+export interface SiteData {
+  site: SiteContent;
+  footer: FooterContent;
+  newsletter: NewsletterContent;
+}
+
+const PLACEHOLDER = /\{(email|phone|scheduleDemoUrl)\}/g;
+
+/** A deep copy of content with every {email}, {phone} and {scheduleDemoUrl} replaced. */
+export function fillPlaceholders<T>(content: T, settings: SiteSettings): T {
+  if (typeof content === "string") {
+    return content.replace(PLACEHOLDER, (_, key: keyof SiteSettings) => settings[key]) as T;
+  }
+  if (Array.isArray(content)) return content.map((item) => fillPlaceholders(item, settings)) as T;
+  if (content && typeof content === "object") {
+    return Object.fromEntries(
+      Object.entries(content).map(([key, value]) => [key, fillPlaceholders(value, settings)]),
+    ) as T;
+  }
+  return content;
+}
+
+/** The site content from the root loader. */
+export function useSiteData(): SiteData {
+  const data = useRouteLoaderData("root") as { site?: SiteData } | undefined;
+  if (!data?.site) throw new Error("The root loader did not provide the site content (siteData())");
+  return data.site;
+}
+
+/** An external link (http[s]:, mailto:, tel:) rather than a path of the site. */
+export function isExternal(href: string): boolean {
+  return /^(https?:|mailto:|tel:)/i.test(href);
+}
+
+/** "tel:" href of a phone number as people write it: "+91 80 4000 0000" → "tel:+918040000000". */
+export function telHref(phone: string): string {
+  return "tel:" + phone.replace(/[^\d+]/g, "");
+}

@@ -1,0 +1,66 @@
+// The installable app (SPEC §2): vite-plugin-pwa generates the service worker
+// /sw.js (scope /) with Workbox from the client build, and the web app
+// manifest. The service worker precaches the shell (hashed JS/CSS, the
+// offline page, icons) and answers page navigations network-first, falling
+// back to the last copy it saw, then to /offline.html. It waits for the
+// visitor's 'Reload' before taking over (app/components/pwa/pwa-prompt.tsx),
+// and the edge serves /sw.js with Cache-Control: no-cache so updates are seen.
+import { VitePWA } from "vite-plugin-pwa";
+import pwa from "../shared/content/pwa.json" with { type: "json" };
+
+export function pwaPlugin() {
+  return VitePWA({
+    strategies: "generateSW",
+    registerType: "prompt",
+    // The app registers the worker itself with workbox-window after hydration.
+    injectRegister: false,
+    filename: "sw.js",
+    scope: "/",
+    base: "/",
+    manifestFilename: "manifest.webmanifest",
+    manifest: {
+      ...pwa.manifest,
+      id: "/",
+      start_url: "/",
+      scope: "/",
+      display: "standalone",
+      icons: [
+        { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+        { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+        { src: "/icons/maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+      ],
+    },
+    workbox: {
+      globPatterns: [
+        "assets/**/*.{js,css}",
+        "offline.html",
+        "favicon.svg",
+        "icons/*.png",
+        "images/brand/*.svg",
+        "images/placeholder.svg",
+      ],
+      // No single-page shell to fall back to: pages are rendered on the server.
+      navigateFallback: null,
+      cleanupOutdatedCaches: true,
+      skipWaiting: false,
+      clientsClaim: false,
+      runtimeCaching: [
+        {
+          urlPattern: ({ request, url }) => request.mode === "navigate" && !url.pathname.startsWith("/api/"),
+          handler: "NetworkFirst",
+          options: {
+            cacheName: "pages",
+            networkTimeoutSeconds: 5,
+            expiration: { maxEntries: 50, maxAgeSeconds: 7 * 24 * 60 * 60 },
+            precacheFallback: { fallbackURL: "/offline.html" },
+          },
+        },
+        {
+          urlPattern: ({ url }) => url.pathname.startsWith("/images/"),
+          handler: "StaleWhileRevalidate",
+          options: { cacheName: "images", expiration: { maxEntries: 80 } },
+        },
+      ],
+    },
+  });
+}
