@@ -1,0 +1,137 @@
+// Contact form and content pages in a real browser against the edge: the form
+// with and without JavaScript, inline validation, an article page, and real
+// 404s for unknown article slugs.
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
+
+const contact = JSON.parse(readFileSync(new URL("../../shared/content/contact.json", import.meta.url), "utf8")) as {
+  submitLabel: string;
+  sendingLabel: string;
+  outcomes: Record<string, string>;
+  fields: Record<string, { error: string }>;
+  pages: Record<string, { heading: string; messageLabel: string }>;
+};
+
+test.describe("contact form", () => {
+  test("sends with JavaScript: loading state, then the success message, without leaving the page", async ({ page }) => {
+    const errors = collectErrors(page);
+    await page.goto("/contact-us");
+    await waitForHydration(page);
+    await page.getByLabel("Your name").fill("Lakshmi R.");
+    await page.getByLabel("Work e-mail").fill("lakshmi@kaverihandlooms.in");
+    await page.getByLabel(/Business or store name/).fill("Kaveri Handlooms");
+    await page.getByLabel(contact.pages["contact-us"].messageLabel).fill("We run two stores in Mysuru and sell on a marketplace.");
+
+    // Hold the request until the loading state has been seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/v1/omnibus/contact-us", async (route) => {
+      await held;
+      await route.continue();
+    });
+    const posted = page.waitForRequest((r) => r.url().endsWith("/api/v1/omnibus/contact-us") && r.method() === "POST");
+    await page.getByRole("button", { name: contact.submitLabel }).click();
+    await expect(page.getByRole("button", { name: contact.sendingLabel })).toBeDisabled();
+    release();
+    const request = await posted;
+    expect(request.headers()["content-type"]).toContain("application/json");
+    expect(JSON.parse(request.postData() ?? "{}")).toMatchObject({ topic: "contact-us", name: "Lakshmi R.", company: "Kaveri Handlooms" });
+
+    await expect(page.getByRole("status")).toHaveText(contact.outcomes.sent);
+    await expect(page).toHaveURL(/\/contact-us$/);
+    await expect(page.getByLabel("Your name")).toHaveValue("");
+    expectNoHydrationProblems(errors);
+  });
+
+  test("sends without JavaScript: the browser posts the form and the page shows the outcome", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    await page.goto("/custom-logo");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(contact.pages["custom-logo"].heading);
+    await page.getByLabel("Your name").fill("Meera");
+    await page.getByLabel("Work e-mail").fill("meera@example.in");
+    await page.getByLabel(contact.pages["custom-logo"].messageLabel).fill("A logo for my bakery, Crumbs, in warm colours.");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/api/v1/omnibus/contact-us")),
+      page.getByRole("button", { name: contact.submitLabel }).click(),
+    ]);
+    expect(response.status()).toBe(303);
+    await expect(page).toHaveURL(/\/custom-logo\?outcome=sent#contact-form$/);
+    await expect(page.getByRole("status")).toHaveText(contact.outcomes.sent);
+    await context.close();
+  });
+
+  test("without JavaScript, a value the edge refuses comes back as that field's error", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    await page.goto("/general-enquiry");
+    await page.getByLabel("Your name").fill("Arjun");
+    // Passes the browser's own e-mail check, not the edge's (no dot in the domain).
+    await page.getByLabel("Work e-mail").fill("arjun@localhost");
+    await page.getByLabel(contact.pages["general-enquiry"].messageLabel).fill("Do you support GST e-invoicing?");
+    await page.getByRole("button", { name: contact.submitLabel }).click();
+    await expect(page).toHaveURL(/\/general-enquiry\?field=email&outcome=invalid#contact-form$/);
+    await expect(page.getByRole("alert")).toHaveText(contact.outcomes.invalid);
+    await expect(page.getByText(contact.fields.email.error)).toBeVisible();
+    await context.close();
+  });
+
+  test("with JavaScript, shows inline validation errors and sends nothing", async ({ page }) => {
+    await page.goto("/data-entry");
+    await waitForHydration(page);
+    let posted = false;
+    page.on("request", (r) => {
+      if (r.url().includes("/api/v1/omnibus/contact-us")) posted = true;
+    });
+    await page.getByLabel("Work e-mail").fill("not-an-address");
+    await page.getByLabel("Work e-mail").blur();
+    await expect(page.getByText(contact.fields.email.error)).toBeVisible();
+    await page.getByRole("button", { name: contact.submitLabel }).click();
+    await expect(page.getByText(contact.fields.name.error)).toBeVisible();
+    await expect(page.getByLabel("Your name")).toBeFocused();
+    await expect(page.getByLabel("Work e-mail")).toHaveAttribute("aria-invalid", "true");
+    expect(posted).toBe(false);
+  });
+});
+
+test.describe("articles", () => {
+  test("a help article renders on the server with its own title and description", async ({ page, request }) => {
+    const html = await (await request.get("/help/category/article/success-story-kaveri-handlooms")).text();
+    expect(html).toContain("<title>Success story: how Kaveri Handlooms went from one shop to every channel — Omnibus Help</title>");
+    expect(html).toMatch(/<h2 id="the-problem-three-stock-counts">/);
+
+    const errors = collectErrors(page);
+    await page.goto("/blog/article/festive-season-checklist");
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("A festive-season checklist for online sellers");
+    await expect(page.getByRole("heading", { level: 2, name: "Four weeks before" })).toBeVisible();
+    expectNoHydrationProblems(errors);
+  });
+
+  test("the blog index links to its articles, which load on click", async ({ page }) => {
+    await page.goto("/blog");
+    await waitForHydration(page);
+    await page.getByRole("link", { name: "Goal-based advertising, explained for busy merchants", exact: true }).click();
+    await expect(page).toHaveURL(/\/blog\/article\/goal-based-advertising$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Goal-based advertising, explained for busy merchants");
+  });
+
+  for (const path of ["/blog/article/no-such-article", "/help/category/article/no-such-article", "/help/category/no-such-topic"]) {
+    test(`an unknown slug is a real 404 with the not-found content: ${path}`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+    });
+  }
+
+  test("the article API answers JSON and 404s unknown slugs", async ({ request }) => {
+    const ok = await request.get("/api/v1/help/slug/success-story-kaveri-handlooms");
+    expect(ok.status()).toBe(200);
+    expect((await ok.json()).data.category).toBe("success-stories");
+    const missing = await request.get("/api/v1/omnibus-blog/slug/no-such-article");
+    expect(missing.status()).toBe(404);
+    expect(await missing.json()).toEqual({ errorDetail: "Article not found" });
+  });
+});
