@@ -1,0 +1,277 @@
+// Accounts in the browser: register, the redirect rules of SPEC §4, a failed
+// login's errorDetail, the same flows without JavaScript, and Google sign-in.
+//
+// The password tests use the shared e2e edge (playwright.config.ts). Google
+// sign-in gets an edge of its own, configured with a client id and pointed at
+// a local OpenID Connect provider (edge/cmd/oidcdev, mockoidc): with a client
+// id the shared edge would make every page with a Google button try to load
+// Google's script, which the closed network refuses, and other suites assert
+// that pages log no errors. Google's script itself is replaced by a stub
+// through page.route.
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import auth from "../../shared/content/auth.json" with { type: "json" };
+import { waitForHydration } from "./helpers";
+
+const GSI = "https://accounts.google.com/gsi/client";
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function fillRegister(page: Page, email: string, store: string) {
+  await page.getByLabel(auth.register.name).fill("Ana Lima");
+  await page.getByLabel(auth.register.email).fill(email);
+  await page.getByLabel(auth.register.password).fill("correct horse battery");
+  await page.getByLabel(auth.register.storeName).fill(store);
+}
+
+test.describe("password sign-in", () => {
+  test("register → signed in → /register and /login land on /contact-us", async ({ page }) => {
+    const id = unique();
+    await page.goto("/register");
+    await waitForHydration(page);
+    await fillRegister(page, `ana-${id}@example.com`, `Ana ${id}`);
+    // The store name is checked as the visitor types.
+    await expect(page.getByText(auth.messages.storeNameAvailable)).toBeVisible();
+    await page.getByRole("button", { name: auth.register.submit }).click();
+    await expect(page).toHaveURL("/contact-us");
+
+    const status = await (await page.request.get("/api/v1/oaccount/isloggedin")).json();
+    expect(status.data).toMatchObject({ isLoggedIn: true, omnicustomerStatus: "account_created" });
+
+    await page.goto("/register");
+    await expect(page).toHaveURL("/contact-us");
+    await page.goto("/login");
+    await expect(page).toHaveURL("/contact-us");
+  });
+
+  test("a failed login shows the server's errorDetail and can be retried", async ({ page }) => {
+    await page.goto("/login");
+    await waitForHydration(page);
+    await page.getByLabel(auth.login.email).fill(`nobody-${unique()}@example.com`);
+    await page.getByLabel(auth.login.password).fill("not the password");
+    await page.getByRole("button", { name: auth.login.submit }).click();
+    await expect(page.getByRole("alert")).toHaveText(auth.messages.invalidCredentials);
+    // signingIn reset: the button is usable again.
+    await expect(page.getByRole("button", { name: auth.login.submit })).toBeEnabled();
+    await expect(page).toHaveURL("/login");
+  });
+
+  test("inline validation speaks before any request", async ({ page }) => {
+    await page.goto("/register");
+    await waitForHydration(page);
+    const requests: string[] = [];
+    page.on("request", (r) => r.url().includes("/oaccount/register") && requests.push(r.url()));
+    await page.getByLabel(auth.register.password).fill("short");
+    await page.getByLabel(auth.register.password).blur();
+    await expect(page.getByText(auth.messages.passwordTooShort)).toBeVisible();
+    await page.getByRole("button", { name: auth.register.submit }).click();
+    await expect(page.getByText(auth.messages.nameRequired)).toBeVisible();
+    await expect(page.getByLabel(auth.register.name)).toBeFocused();
+    expect(requests).toEqual([]);
+  });
+
+  test("a client-side navigation to /login runs the same check", async ({ page }) => {
+    await page.goto("/register");
+    await waitForHydration(page);
+    const id = unique();
+    // Signed in behind the page's back (another tab, say).
+    const status = await page.evaluate(
+      async (body) => (await fetch("/api/v1/oaccount/register", { method: "POST", credentials: "include", headers: { "Content-Type": "application/json" }, body })).status,
+      JSON.stringify({ name: "Bo", email: `bo-${id}@example.com`, password: "correct horse battery", storeName: `bo ${id}` }),
+    );
+    expect(status).toBe(201);
+    await page.getByRole("link", { name: auth.register.loginLink }).click();
+    await expect(page).toHaveURL("/contact-us");
+  });
+
+  test("everything works without JavaScript", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const id = unique();
+
+    // A refused registration comes back with the server's words.
+    await page.goto("/register");
+    await fillRegister(page, `cy-${id}@example.com`, `www`);
+    await page.getByRole("button", { name: auth.register.submit }).click();
+    await expect(page).toHaveURL("/register?error=storeNameReserved");
+    await expect(page.getByRole("alert")).toHaveText(auth.messages.storeNameReserved);
+
+    await fillRegister(page, `cy-${id}@example.com`, `Cy ${id}`);
+    await page.getByRole("button", { name: auth.register.submit }).click();
+    await expect(page).toHaveURL("/contact-us");
+    await page.goto("/login");
+    await expect(page).toHaveURL("/contact-us");
+
+    // Another browser: a wrong password, then the right one.
+    const other = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    await other.goto("/login");
+    await other.getByLabel(auth.login.email).fill(`cy-${id}@example.com`);
+    await other.getByLabel(auth.login.password).fill("wrong password");
+    await other.getByRole("button", { name: auth.login.submit }).click();
+    await expect(other).toHaveURL("/login?error=invalidCredentials");
+    await expect(other.getByRole("alert")).toHaveText(auth.messages.invalidCredentials);
+    await other.getByLabel(auth.login.email).fill(`cy-${id}@example.com`);
+    await other.getByLabel(auth.login.password).fill("correct horse battery");
+    await other.getByRole("button", { name: auth.login.submit }).click();
+    await expect(other).toHaveURL("/contact-us");
+
+    // Forgot password: the same answer for anyone.
+    await other.goto("/forgot-password");
+    await other.getByLabel(auth.forgot.email).fill(`nobody-${id}@example.com`);
+    await other.getByRole("button", { name: auth.forgot.submit }).click();
+    await expect(other).toHaveURL("/forgot-password?sent=1");
+    await expect(other.getByRole("status")).toHaveText(auth.messages.resetSent);
+    await context.close();
+    await other.context().close();
+  });
+});
+
+// ---- Google sign-in: an edge with a client id, a local provider, a stub script ----
+
+const G_PORT = 8094;
+const G_ORIGIN = `http://127.0.0.1:${G_PORT}`;
+const OIDC_ADDR = "127.0.0.1:8098";
+const ISSUER = `http://${OIDC_ADDR}/oidc`;
+const CLIENT_ID = "e2e-client.apps.googleusercontent.com";
+const CLIENT_SECRET = "e2e-secret";
+
+/** Google's script, replaced: the code client hands over `code` (or reports
+ * `nonOAuth`); the ID button returns `credential`. */
+function gsiStub(opts: { code?: string; nonOAuth?: string; credential?: string }) {
+  return `(() => {
+    const o = ${JSON.stringify(opts)};
+    window.google = { accounts: {
+      oauth2: {
+        initCodeClient(cfg) {
+          window.__codeClientConfig = { scope: cfg.scope, ux_mode: cfg.ux_mode };
+          return { requestCode() { setTimeout(() => o.code ? cfg.callback({ code: o.code, scope: cfg.scope }) : cfg.error_callback && cfg.error_callback({ type: o.nonOAuth }), 20); } };
+        },
+        initTokenClient() { return { requestAccessToken() {} }; },
+      },
+      id: {
+        initialize(cfg) { window.__idConfig = cfg; },
+        renderButton(el) {
+          const b = document.createElement("button");
+          b.type = "button"; b.textContent = "Google credential";
+          b.onclick = () => window.__idConfig.callback({ credential: o.credential, select_by: "btn", clientId: window.__idConfig.client_id });
+          el.appendChild(b);
+        },
+        prompt() {}, cancel() {}, disableAutoSelect() {}, storeCredential() {}, revoke() {},
+      },
+    } };
+  })();`;
+}
+
+/** A code for the popup flow (redirect_uri "postmessage") from the local provider. */
+async function providerCode(): Promise<string> {
+  const q = new URLSearchParams({ client_id: CLIENT_ID, scope: "openid email profile", response_type: "code", redirect_uri: "postmessage", state: "e2e" });
+  const res = await fetch(`${ISSUER}/authorize?${q}`, { redirect: "manual" });
+  const code = new URL(res.headers.get("location") ?? "", "http://x").searchParams.get("code");
+  if (!code) throw new Error(`provider answered ${res.status}`);
+  return code;
+}
+
+async function waitFor(url: string, deadline: number) {
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+test.describe("Google sign-in", () => {
+  test.describe.configure({ mode: "serial" });
+  const children: ChildProcess[] = [];
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    const edgeDir = path.join(import.meta.dirname, "..", "..", "edge");
+    const bin = path.join(mkdtempSync(path.join(os.tmpdir(), "omnibus-oidcdev-")), "oidcdev");
+    execFileSync("go", ["build", "-o", bin, "./cmd/oidcdev"], { cwd: edgeDir, stdio: "inherit" });
+    children.push(spawn(bin, ["-addr", OIDC_ADDR, "-client-id", CLIENT_ID, "-client-secret", CLIENT_SECRET], { stdio: "ignore" }));
+    children.push(
+      spawn(path.join(edgeDir, "bin", "edge"), [], {
+        cwd: edgeDir,
+        stdio: "ignore",
+        env: {
+          ...process.env,
+          LISTEN_ADDR: `127.0.0.1:${G_PORT}`,
+          RENDERER_PORT: "3094",
+          DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-google-")),
+          SSR_DIR: path.join(import.meta.dirname, ".."),
+          PUBLIC_URL: G_ORIGIN,
+          DATABASE_URL: "",
+          GOOGLE_CLIENT_ID: CLIENT_ID,
+          GOOGLE_CLIENT_SECRET: CLIENT_SECRET,
+          GOOGLE_ISSUER_URL: ISSUER,
+        },
+      }),
+    );
+    const deadline = Date.now() + 120_000;
+    await waitFor(`${ISSUER}/.well-known/openid-configuration`, deadline);
+    await waitFor(`${G_ORIGIN}/login`, deadline);
+  });
+
+  test.afterAll(() => {
+    for (const c of children) c.kill("SIGTERM");
+  });
+
+  test("the popup's code signs in and the rules send the new account to /contact-us", async ({ page }) => {
+    await page.route(GSI, async (route) => route.fulfill({ contentType: "text/javascript", body: gsiStub({ code: await providerCode() }) }));
+    await page.goto(`${G_ORIGIN}/register`);
+    await waitForHydration(page);
+    const button = page.getByRole("link", { name: auth.google.button });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __codeClientConfig?: unknown }).__codeClientConfig)).toEqual({ scope: "email profile openid", ux_mode: "popup" });
+    await button.click();
+    await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
+    const status = await (await page.request.get(`${G_ORIGIN}/api/v1/oaccount/isloggedin`)).json();
+    expect(status.data).toMatchObject({ isLoggedIn: true, omnicustomerStatus: "account_created" });
+  });
+
+  test("a refused credential shows the errorDetail and stops signing in", async ({ page }) => {
+    await page.route(GSI, (route) => route.fulfill({ contentType: "text/javascript", body: gsiStub({ credential: "not.a.token" }) }));
+    await page.goto(`${G_ORIGIN}/login`);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Google credential" }).click();
+    await expect(page.getByRole("alert")).toHaveText(auth.messages.googleFailed);
+    await expect(page.getByText(auth.google.signingIn)).toHaveCount(0);
+    await expect(page).toHaveURL(`${G_ORIGIN}/login`);
+  });
+
+  test("a popup closed early says so", async ({ page }) => {
+    await page.route(GSI, (route) => route.fulfill({ contentType: "text/javascript", body: gsiStub({ nonOAuth: "popup_closed" }) }));
+    await page.goto(`${G_ORIGIN}/register`);
+    await waitForHydration(page);
+    await expect.poll(() => page.evaluate(() => !!(window as unknown as { __codeClientConfig?: unknown }).__codeClientConfig)).toBe(true);
+    await page.getByRole("link", { name: auth.google.button }).click();
+    await expect(page.getByRole("alert")).toHaveText(auth.messages.googlePromptSkipped);
+    await expect(page.getByRole("link", { name: auth.google.button })).toBeVisible();
+  });
+
+  test("Google's script failing to load is logged, and the button falls back to the redirect flow", async ({ page }) => {
+    const logged: string[] = [];
+    page.on("console", (m) => m.type() === "error" && logged.push(m.text()));
+    await page.route(GSI, (route) => route.abort());
+    await page.goto(`${G_ORIGIN}/register`);
+    await waitForHydration(page);
+    await expect.poll(() => logged).toContain("Error while loading plugin");
+    await expect(page.getByRole("link", { name: auth.google.button })).toHaveAttribute("href", "/api/v1/oaccount/sso-redirect/google");
+  });
+
+  test("without JavaScript the button runs the redirect flow through the provider", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${G_ORIGIN}/login`);
+    await page.getByRole("link", { name: auth.google.button }).click();
+    await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
+    await page.goto(`${G_ORIGIN}/login`);
+    await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
+    await context.close();
+  });
+});
