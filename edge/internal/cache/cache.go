@@ -124,13 +124,14 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 		bypass(w, r, next)
 		return
 	}
-	policy := c.policies.For(r.URL.Path)
-	if policy.Private {
+	// Only cacheable routes are ever stored, so a stored page needs no
+	// policy lookup; a miss checks the route first.
+	key := Key(r.URL)
+	old := c.store.get(key)
+	if old == nil && c.policies.For(r.URL.Path).Private {
 		bypass(w, r, next)
 		return
 	}
-	key := Key(r.URL)
-	old := c.store.get(key)
 	if old != nil {
 		age := c.now().Sub(old.stored)
 		if age < old.policy.Fresh {
@@ -269,14 +270,15 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: bytes.Clone(rec.buf.Bytes())}
 	e.policy = policy
 	e.stored = c.now()
-	e.cacheControl = fmt.Sprintf("public, max-age=0, s-maxage=%d, stale-while-revalidate=%d",
-		int(policy.Fresh.Seconds()), int(policy.Stale.Seconds()))
-	if compressible(e.header.Get("Content-Type")) && len(e.body) > 0 {
-		e.gzip = gzipBytes(e.body)
-		e.brotli = brotliBytes(e.body)
-	}
+	e.cacheControl = []string{fmt.Sprintf("public, max-age=0, s-maxage=%d, stale-while-revalidate=%d",
+		int(policy.Fresh.Seconds()), int(policy.Stale.Seconds()))}
 	sum := sha256.Sum256(e.body)
-	e.etag = hex.EncodeToString(sum[:12])
+	hash := hex.EncodeToString(sum[:12])
+	e.variants[identity] = newVariant(e.body, hash, identity)
+	if compressible(e.header.Get("Content-Type")) && len(e.body) > 0 {
+		e.variants[encGzip] = newVariant(gzipBytes(e.body), hash, encGzip)
+		e.variants[encBrotli] = newVariant(brotliBytes(e.body), hash, encBrotli)
+	}
 	e.computeSize()
 	if c.gen.Load() != gen {
 		// A purge ran while this was rendering: the page may predate the
@@ -384,14 +386,23 @@ func storedHeader(h http.Header) http.Header {
 	return s
 }
 
+// Header values the hit path assigns as they are (no allocation). A later
+// Add elsewhere copies them, since their capacity is their length.
+var (
+	xCacheValues = map[string][]string{"HIT": {"HIT"}, "MISS": {"MISS"}, "STALE": {"STALE"}}
+	varyEncoding = []string{"Accept-Encoding"}
+)
+
 // serve writes a stored (or shared) entry in the encoding the client prefers.
+// Headers are assigned directly by canonical key: this is the hot path.
 func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string) {
 	h := w.Header()
 	for k, vs := range e.header {
 		h[k] = vs // clipped slices (Header.Clone): an Add elsewhere copies
 	}
-	h.Set("X-Cache", xcache)
-	if e.etag == "" { // shared once, never stored: 5xx, temporary redirects
+	h["X-Cache"] = xCacheValues[xcache]
+	id := e.variants[identity]
+	if id == nil { // shared once, never stored: 5xx, temporary redirects
 		if h.Get("Cache-Control") == "" {
 			h.Set("Cache-Control", "no-store")
 		}
@@ -402,36 +413,32 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry, xcache s
 		}
 		return
 	}
-	h.Set("Cache-Control", e.cacheControl)
+	h["Cache-Control"] = e.cacheControl
 	if age := int(c.now().Sub(e.stored).Seconds()); age > 0 {
-		h.Set("Age", strconv.Itoa(age))
+		h["Age"] = []string{strconv.Itoa(age)}
 	}
-	body, etag := e.body, `"`+e.etag+`"`
-	enc := negotiate(r.Header.Get("Accept-Encoding"), e.gzip != nil, e.brotli != nil)
-	switch enc {
-	case encGzip:
-		body, etag = e.gzip, `"`+e.etag+`-gz"`
-	case encBrotli:
-		body, etag = e.brotli, `"`+e.etag+`-br"`
-	}
-	if e.gzip != nil || e.brotli != nil {
-		h.Set("Vary", "Accept-Encoding")
+	v := id
+	if e.variants[encBrotli] != nil {
+		h["Vary"] = varyEncoding
+		if enc := negotiate(r.Header.Get("Accept-Encoding"), true, true); enc != identity {
+			v = e.variants[enc]
+		}
 	}
 	if e.status == http.StatusOK {
-		h.Set("ETag", etag)
-		if notModified(r.Header.Get("If-None-Match"), etag) {
-			h.Del("Content-Type")
+		h["Etag"] = v.etagHeader
+		if inm := r.Header.Get("If-None-Match"); inm != "" && notModified(inm, v.etag) {
+			delete(h, "Content-Type")
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 	}
-	if enc != identity {
-		h.Set("Content-Encoding", enc.String())
+	if v.encoding != nil {
+		h["Content-Encoding"] = v.encoding
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Length"] = v.contentLength
 	w.WriteHeader(e.status)
 	if r.Method != http.MethodHead {
-		w.Write(body)
+		w.Write(v.body)
 	}
 }
 

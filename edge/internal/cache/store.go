@@ -3,6 +3,7 @@ package cache
 import (
 	"container/list"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,15 +16,34 @@ type entry struct {
 	key    string
 	status int
 	header http.Header // Content-Type and the renderer's other headers, minus per-response ones
-	body   []byte      // identity
-	gzip   []byte      // nil when not compressible
-	brotli []byte
-	etag   string // strong validator of the identity bytes, unquoted
-	// cacheControl is the Cache-Control header of stored entries.
-	cacheControl string
+	body   []byte      // identity (also in variants[identity] once stored)
 	stored time.Time
 	policy Policy
 	size   int64
+
+	// Set on entries that are stored (shared one-off answers have none):
+	// each encoding's bytes and header values, ready to assign.
+	variants     [3]*variant // by encoding; gzip and brotli nil when not compressible
+	cacheControl []string
+}
+
+// variant is one encoding of an entry's body with its header values.
+type variant struct {
+	body          []byte
+	etag          string   // quoted
+	etagHeader    []string // {etag}
+	contentLength []string
+	encoding      []string // nil for identity
+}
+
+func newVariant(body []byte, hash string, enc encoding) *variant {
+	v := &variant{body: body, etag: `"` + hash + `"`, contentLength: []string{strconv.Itoa(len(body))}}
+	if enc != identity {
+		v.etag = `"` + hash + "-" + enc.String() + `"`
+		v.encoding = []string{enc.String()}
+	}
+	v.etagHeader = []string{v.etag}
+	return v
 }
 
 // entryOverhead approximates the bookkeeping around an entry's bytes (map and
@@ -31,7 +51,12 @@ type entry struct {
 const entryOverhead = 512
 
 func (e *entry) computeSize() {
-	n := int64(entryOverhead + len(e.key) + len(e.body) + len(e.gzip) + len(e.brotli) + len(e.etag))
+	n := int64(entryOverhead + len(e.key) + len(e.body))
+	for _, v := range e.variants[1:] {
+		if v != nil {
+			n += int64(len(v.body))
+		}
+	}
 	for k, vs := range e.header {
 		n += int64(len(k))
 		for _, v := range vs {
