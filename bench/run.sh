@@ -9,14 +9,17 @@
 # the same table to bench/RESULTS.md. About two minutes in all.
 #
 # Knobs: BENCH_DURATION (per row, default 20s), BENCH_WARMUP (default 3s),
-# BENCH_CONNECTIONS (default 32), BENCH_THREADS (default 2).
+# BENCH_CONNECTIONS (rows a, b; default 32), BENCH_RENDER_CONNECTIONS (rows c,
+# d; default 8), BENCH_THREADS (default 2).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 EDGE_BIN=$ROOT/edge/bin/edge
+SSR_DIR=${SSR_DIR:-$ROOT/ssr}
 DURATION=${BENCH_DURATION:-20s}
 WARMUP=${BENCH_WARMUP:-3s}
-CONNS=${BENCH_CONNECTIONS:-32}
+CONNS=${BENCH_CONNECTIONS:-32}               # rows a and b (answers from memory or a file)
+RENDER_CONNS=${BENCH_RENDER_CONNECTIONS:-8}  # rows c and d (every request is a render)
 THREADS=${BENCH_THREADS:-2}
 CHROME_UA="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
 
@@ -38,7 +41,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$EDGE_BIN" ] || die "no edge binary at $EDGE_BIN (run make build)"
-[ -f "$ROOT/ssr/build/server/index.js" ] || die "no renderer build (run make build)"
+[ -f "$SSR_DIR/build/server/index.js" ] || die "no renderer build (run make build)"
 
 # --- temporary ports, files and processes, all cleaned up on exit -----------
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
@@ -60,10 +63,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+
 # --- the edge (with its renderer child) on SQLite in a temp dir -------------
 say "Starting the edge on 127.0.0.1:$EDGE_PORT (renderer on $RENDERER_PORT)..."
 LISTEN_ADDR=127.0.0.1:$EDGE_PORT RENDERER_PORT=$RENDERER_PORT DATA_DIR=$TMP/data \
-  SSR_DIR=$ROOT/ssr PUBLIC_URL=http://127.0.0.1:$EDGE_PORT \
+  SSR_DIR=$SSR_DIR PUBLIC_URL=http://127.0.0.1:$EDGE_PORT \
   "$EDGE_BIN" >"$TMP/edge.log" 2>&1 &
 EDGE_PID=$!
 for i in $(seq 600); do
@@ -85,36 +90,8 @@ curl -s -o "$TMP/html/index.html" "$EDGE_URL/"
 
 # --- nginx serving the same brotli bytes from a file --------------------------
 mkdir -p "$TMP/nginx"
-cat >"$TMP/nginx.conf" <<CONF
-user $(id -un) $(id -gn);
-worker_processes auto;
-daemon off;
-pid $TMP/nginx.pid;
-error_log $TMP/nginx-error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  client_body_temp_path $TMP/nginx/body;
-  proxy_temp_path $TMP/nginx/proxy;
-  fastcgi_temp_path $TMP/nginx/fastcgi;
-  uwsgi_temp_path $TMP/nginx/uwsgi;
-  scgi_temp_path $TMP/nginx/scgi;
-  server {
-    listen 127.0.0.1:$NGINX_PORT;
-    root $TMP/html;
-    location = / {
-      types { }
-      default_type "text/html; charset=utf-8";
-      add_header Content-Encoding br;
-      add_header Vary Accept-Encoding;
-      rewrite ^ /index.html.br break;
-    }
-  }
-}
-CONF
+sed -e "s|@USER@|$(id -un)|; s|@GROUP@|$(id -gn)|; s|@TMP@|$TMP|g; s|@PORT@|$NGINX_PORT|" \
+  "$ROOT/bench/nginx.conf.template" >"$TMP/nginx.conf"
 chmod 755 "$TMP"
 "$NGINX" -p "$TMP" -c "$TMP/nginx.conf" -e "$TMP/nginx-error.log" &
 NGINX_PID=$!
@@ -130,17 +107,18 @@ cmp -s "$TMP/html/index.html.br" <(curl -s -H 'Accept-Encoding: br' "http://127.
 # ms converts wrk's latency ("850.00us", "1.20ms", "2.01s") to milliseconds.
 ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'; }
 
-# run NAME URL [wrk args...]: warm up, measure, keep rps/p50/p99 in R_<name>.
+# run NAME CONNECTIONS URL [wrk args...]: warm up, measure, keep rps/p50/p99
+# in R_<name>.
 run() {
-  local name=$1 url=$2; shift 2
-  say "($name) $url: ${WARMUP} warm-up, ${DURATION} measured, $CONNS connections..."
-  wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" "$@" "$url" >/dev/null
+  local name=$1 conns=$2 url=$3; shift 3
+  say "($name) $url: ${WARMUP} warm-up, ${DURATION} measured, $conns connections..."
+  wrk -t"$THREADS" -c"$conns" -d"$WARMUP" --timeout 10s "$@" "$url" >/dev/null
   local out
-  out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency "$@" "$url")
+  out=$(wrk -t"$THREADS" -c"$conns" -d"$DURATION" --timeout 10s --latency "$@" "$url")
   echo "$out" >"$TMP/wrk-$name.txt"
-  if grep -q 'Non-2xx' <<<"$out"; then
+  if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
     echo "$out" >&2
-    die "($name) answered errors"
+    die "($name) answered errors or timed out"
   fi
   local rps p50 p99
   rps=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' <<<"$out")
@@ -150,10 +128,10 @@ run() {
 }
 
 BR=(-H 'Accept-Encoding: br')
-run a "http://127.0.0.1:$NGINX_PORT/" "${BR[@]}"
-run b "$EDGE_URL/" "${BR[@]}"
-run c "$RENDERER_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA"
-run d "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/miss.lua"
+run a "$CONNS" "http://127.0.0.1:$NGINX_PORT/" "${BR[@]}"
+run b "$CONNS" "$EDGE_URL/" "${BR[@]}"
+run c "$RENDER_CONNS" "$RENDERER_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA"
+run d "$RENDER_CONNS" "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/miss.lua"
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 EDGE_RSS=$(rss_kb "$EDGE_PID")
@@ -187,7 +165,7 @@ kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1024 }'; }
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN { if (y > 0) printf "%.2f", x / y; else print "n/a" }'; }
 field() { local v="R_$1"; awk -v i="$2" '{ print $i }' <<<"${!v}"; }
 row() { printf '| %-44s | %10s | %8s | %8s |\n' "$1" "$(field "$2" 1)" "$(field "$2" 2)" "$(field "$2" 3)"; }
-check() { awk -v v="$1" -v t="$2" 'BEGIN { print (v >= t ? "meets" : "MISSES") " the target ≥ " t }'; }
+check() { awk -v v="$1" -v t="$2" 'BEGIN { print (v != "n/a" && v + 0 >= t ? "meets" : "MISSES") " the target ≥ " t }'; }
 BA=$(ratio "$(field b 1)" "$(field a 1)")
 DC=$(ratio "$(field d 1)" "$(field c 1)")
 BC=$(ratio "$(field b 1)" "$(field c 1)")
@@ -196,7 +174,9 @@ BC=$(ratio "$(field b 1)" "$(field c 1)")
   echo "# Benchmark results: the landing page \`/\`"
   echo
   echo "Measured by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'): $(nproc) CPUs ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)), loopback,"
-  echo "wrk $THREADS threads × $CONNS connections, $WARMUP warm-up then $DURATION per row. Absolute figures vary by machine; the ratios are the point."
+  echo "wrk $THREADS threads, $CONNS connections for rows a and b and $RENDER_CONNS for rows c and d, $WARMUP warm-up then $DURATION per row;"
+  echo "load average before the run: $LOAD_BEFORE."
+  echo "Absolute figures vary by machine; the ratios are the point (all four rows share the machine with wrk itself)."
   echo
   echo "| Row                                          |  Requests/s | p50 (ms) | p99 (ms) |"
   echo "|----------------------------------------------|------------:|---------:|---------:|"
