@@ -63,11 +63,12 @@ func Register(e *echo.Echo, publicURL string) error {
 	}
 	robots := []byte("User-agent: *\nDisallow: /api/\n\nSitemap: " + origin + "/sitemap.xml\n")
 
-	e.GET("/sitemap.xml", func(c echo.Context) error {
+	getHead := []string{http.MethodGet, http.MethodHead}
+	e.Match(getHead, "/sitemap.xml", func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
 		return c.Blob(http.StatusOK, "application/xml; charset=utf-8", sitemap)
 	})
-	e.GET("/robots.txt", func(c echo.Context) error {
+	e.Match(getHead, "/robots.txt", func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
 		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", robots)
 	})

@@ -110,11 +110,12 @@ func New(opts Options) *Server {
 	e.Use(requestContext)
 	e.Use(accessLog(opts.Logger))
 
-	e.GET("/healthz", func(c echo.Context) error {
+	getHead := []string{http.MethodGet, http.MethodHead}
+	e.Match(getHead, "/healthz", func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 	})
-	e.GET("/readyz", s.readyz)
+	e.Match(getHead, "/readyz", s.readyz)
 
 	s.API = e.Group("/api/v1", BodyLimit(opts.APIBodyLimit))
 	e.RouteNotFound("/api/*", func(c echo.Context) error {
