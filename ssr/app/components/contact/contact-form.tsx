@@ -152,7 +152,7 @@ export function ContactForm(props: ContactFormProps) {
       ))}
 
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-        <button type="submit" disabled={sending} aria-busy={sending} className={`${buttonStyles.primary} disabled:cursor-wait disabled:opacity-70`}>
+        <button type="submit" disabled={sending} aria-busy={sending} className={`${buttonStyles.primary} shrink-0 whitespace-nowrap disabled:cursor-wait disabled:opacity-70`}>
           {sending ? props.sendingLabel : props.submitLabel}
         </button>
         <p id="contact-privacy" className="text-sm text-gray-500 dark:text-gray-400">
