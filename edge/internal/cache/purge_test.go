@@ -234,3 +234,52 @@ func TestFanoutIsLocalOnSQLite(t *testing.T) {
 		t.Fatal("SQLite has no NOTIFY: purges must stay local")
 	}
 }
+
+// TestFanoutReconnects cuts an instance's listening connection: it
+// reconnects, empties its cache (purges may have been missed meanwhile) and
+// hears later purges again.
+func TestFanoutReconnects(t *testing.T) {
+	db := storagetest.Postgres(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, _ := newTestCache(t, DefaultMaxBytes)
+	b, _ := newTestCache(t, DefaultMaxBytes)
+	for _, c := range []*Cache{a, b} {
+		if err := c.StartFanout(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hb := b.Wrap(&renderer{})
+	fill(t, hb, "/", "/blog")
+
+	// Both listeners share the channel; cut them both.
+	var cut int
+	if err := db.Raw("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query LIKE ?",
+		"LISTEN %"+b.fanout.channel+"%").Scan(&cut).Error; err != nil || cut != 2 {
+		t.Fatalf("terminated %d listeners (%v), want 2", cut, err)
+	}
+	waitFor(t, "the cut instance to empty its cache", func() bool { n, _ := b.Stats(); return n == 0 })
+
+	fill(t, hb, "/", "/blog")
+	// Purges from the other instance arrive again (its send does not need its
+	// own listener; b's listener is the one that was re-established).
+	waitFor(t, "a purge after reconnecting", func() bool {
+		a.Purge(Target{Path: "/blog"})
+		n, _ := b.Stats()
+		return n == 1
+	})
+	if !cached(hb, "/") {
+		t.Fatal("purging /blog removed /")
+	}
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
