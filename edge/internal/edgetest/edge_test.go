@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -27,9 +28,10 @@ const googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.
 var featuresHeading = regexp.MustCompile(`<h1[^>]*>Features</h1>`)
 
 // heldAPI plays the edge's API for the renderer's loaders: it answers
-// /api/v1/platform-features with its own feature list, but only once the
-// test releases it.
+// /api/v1/platform-features with its own feature list, but, once armed,
+// only when the test releases it.
 type heldAPI struct {
+	armed   atomic.Bool
 	asked   chan struct{}
 	release chan struct{}
 	once    sync.Once
@@ -43,11 +45,13 @@ func newHeldAPI(t *testing.T) (*heldAPI, string) {
 			http.NotFound(w, r)
 			return
 		}
-		a.once.Do(func() { close(a.asked) })
-		select {
-		case <-a.release:
-		case <-r.Context().Done():
-			return
+		if a.armed.Load() {
+			a.once.Do(func() { close(a.asked) })
+			select {
+			case <-a.release:
+			case <-r.Context().Done():
+				return
+			}
 		}
 		var data []map[string]string
 		for _, title := range a.titles {
@@ -91,6 +95,12 @@ func request(t *testing.T, url, ua string) *http.Response {
 func TestFeaturesPageStreamsToBrowsers(t *testing.T) {
 	api, apiURL := newHeldAPI(t)
 	e := edgetest.Start(t, edgetest.Options{RealRenderer: true, APIURL: apiURL})
+	// Warm the renderer up (route modules load on first use), so the
+	// measured render is quick: the renderer gives the API 2.5 s before it
+	// falls back to the shared content.
+	warm := request(t, e.URL+"/features", edgetest.ChromeUA)
+	io.Copy(io.Discard, warm.Body)
+	api.armed.Store(true)
 
 	res := request(t, e.URL+"/features", edgetest.ChromeUA)
 	if res.StatusCode != http.StatusOK {
