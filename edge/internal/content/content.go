@@ -232,3 +232,28 @@ func article(lib *Library) echo.HandlerFunc {
 func cacheable(c echo.Context) {
 	c.Response().Header().Set("Cache-Control", "public, max-age=300")
 }
+
+// Paths lists the page of every article and help topic (/blog/article/{slug},
+// /help/category/{slug}, /help/category/article/{slug}), for the sitemap:
+// the route table knows these routes only as patterns.
+func Paths() ([]string, error) {
+	help, blog, err := Shared()
+	if err != nil {
+		return nil, err
+	}
+	cats, err := Categories(shared.Articles)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, a := range blog.List() {
+		paths = append(paths, "/blog/article/"+a.Slug)
+	}
+	for _, c := range cats {
+		paths = append(paths, "/help/category/"+c.Slug)
+	}
+	for _, a := range help.List() {
+		paths = append(paths, "/help/category/article/"+a.Slug)
+	}
+	return paths, nil
+}

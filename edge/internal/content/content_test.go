@@ -151,3 +151,24 @@ func TestEverySharedArticleLoads(t *testing.T) {
 		t.Fatalf("%d help and %d blog articles", len(help.List()), len(blog.List()))
 	}
 }
+
+func TestPathsNameEveryArticleAndTopicPage(t *testing.T) {
+	paths, err := content.Paths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(paths, "\n")
+	for _, want := range []string{
+		"/blog/article/one-inventory-every-channel",
+		"/help/category/success-stories",
+		"/help/category/article/success-story-kaveri-handlooms",
+	} {
+		if !strings.Contains(joined+"\n", want+"\n") {
+			t.Errorf("paths lack %s", want)
+		}
+	}
+	help, blog, _ := content.Shared()
+	if len(paths) != len(help.List())+len(blog.List())+5 {
+		t.Errorf("%d paths for %d help, %d blog articles and 5 topics", len(paths), len(help.List()), len(blog.List()))
+	}
+}
