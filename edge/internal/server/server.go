@@ -99,6 +99,12 @@ func New(opts Options) *Server {
 	e.HTTPErrorHandler = errorHandler(opts.Logger)
 
 	s := &Server{Echo: e, assets: opts.Assets, checks: opts.Checks, log: opts.Logger}
+	s.http = &http.Server{
+		Handler:           e,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		IdleTimeout:       IdleTimeout,
+		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
+	}
 	s.SetPages(opts.Pages)
 
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
@@ -189,12 +195,6 @@ func (s *Server) readyz(c echo.Context) error {
 // Serve answers requests on ln until Shutdown. It returns nil after a
 // graceful shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	s.http = &http.Server{
-		Handler:           s.Echo,
-		ReadHeaderTimeout: ReadHeaderTimeout,
-		IdleTimeout:       IdleTimeout,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-	}
 	err := s.http.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
@@ -204,10 +204,8 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // Shutdown stops accepting connections and waits for in-flight requests,
 // page streams included, until ctx ends; then it closes what is left.
+// Called before Serve, it makes Serve return at once.
 func (s *Server) Shutdown(ctx context.Context) error {
-	if s.http == nil {
-		return nil
-	}
 	err := s.http.Shutdown(ctx)
 	if err != nil {
 		s.http.Close()
