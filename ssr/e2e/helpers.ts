@@ -15,8 +15,7 @@ const table = JSON.parse(readFileSync(new URL("../../shared/routes.json", import
 export const routes = table.routes;
 export const notFound = table.notFound;
 
-/** A concrete URL for a route pattern. */
-export const samplePath = (pattern: string) => pattern.replace(":slug", "sample-slug");
+export { examplePath } from "./example-paths";
 
 /** Resolves once React has hydrated the page (React attaches its props to hydrated DOM nodes). */
 export async function waitForHydration(page: Page) {

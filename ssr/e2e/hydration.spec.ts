@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
+import { collectErrors, examplePath, expectNoHydrationProblems, waitForHydration } from "./helpers";
 
 test("the landing page hydrates: an internal link changes the page without a document load", async ({ page }) => {
   const errors = collectErrors(page);
@@ -23,7 +23,7 @@ test("the landing page hydrates: an internal link changes the page without a doc
   expectNoHydrationProblems(errors);
 });
 
-for (const path of ["/", "/features", "/contact-us", "/login", "/blog/article/sample-slug", "/blocks/cards", "/no-such-page"]) {
+for (const path of ["/", "/features", "/contact-us", "/login", examplePath("/blog/article/:slug"), "/blocks/cards", "/no-such-page"]) {
   for (const colorScheme of ["light", "dark"] as const) {
     test(`${path} hydrates without errors (${colorScheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme });
