@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import auth from "../../shared/content/auth.json" with { type: "json" };
-import { waitForHydration } from "./helpers";
+import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
 
 const GSI = "https://accounts.google.com/gsi/client";
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -232,6 +232,18 @@ test.describe("Google sign-in", () => {
     await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
     const status = await (await page.request.get(`${G_ORIGIN}/api/v1/oaccount/isloggedin`)).json();
     expect(status.data).toMatchObject({ isLoggedIn: true, omnicustomerStatus: "account_created" });
+  });
+
+  test("pages with a Google button hydrate without errors", async ({ page }) => {
+    const errors = collectErrors(page);
+    await page.route(GSI, (route) => route.fulfill({ contentType: "text/javascript", body: gsiStub({}) }));
+    for (const p of ["/", "/login", "/register"]) {
+      await page.goto(`${G_ORIGIN}${p}`);
+      await waitForHydration(page);
+      await page.waitForLoadState("networkidle");
+    }
+    await expect(page.locator('[data-google-signin="code"]')).toBeVisible();
+    expectNoHydrationProblems(errors);
   });
 
   test("a refused credential shows the errorDetail and stops signing in", async ({ page }) => {
