@@ -44,13 +44,13 @@ export default function HelpArticlePage() {
         {labels.updated} <time dateTime={article.date}>{formatDate(article.date)}</time>
       </p>
       <Prose html={article.html} className="mt-10 border-t border-gray-200 pt-2 dark:border-gray-800" />
-      <aside className="mt-16 rounded-2xl bg-gray-50 p-6 dark:bg-white/5">
+      <section className="mt-16 rounded-2xl bg-gray-50 p-6 dark:bg-white/5">
         <h2 className="text-lg font-semibold">{labels.moreHelp}</h2>
         <p className="mt-2 text-gray-600 dark:text-gray-400">{labels.moreHelpText}</p>
         <Link to="/contact-us" className="mt-4 inline-block font-semibold text-brand-600 hover:underline dark:text-brand-400">
           {labels.moreHelpLink}
         </Link>
-      </aside>
+      </section>
     </article>
   );
 }

@@ -21,7 +21,12 @@ export function loader({ request }: Route.LoaderArgs) {
     page,
     blog: page.list === "blog" ? blogArticles() : null,
     help: page.list === "help" ? helpIndex() : null,
-    labels: { readMore: contentLabels.readMore, categories: contentLabels.categories, allArticles: contentLabels.allArticles },
+    labels: {
+      readMore: contentLabels.readMore,
+      latestArticles: contentLabels.latestArticles,
+      categories: contentLabels.categories,
+      allArticles: contentLabels.allArticles,
+    },
   };
 }
 
@@ -51,8 +56,11 @@ export default function ContentPagePage() {
       ))}
 
       {blog && (
-        <section className="mt-16" aria-label={page.heading}>
-          <ArticleList articles={blog} hrefOf={blogHref} readMore={labels.readMore} />
+        <section className="mt-16">
+          <h2 className="text-2xl font-bold tracking-tight">{labels.latestArticles}</h2>
+          <div className="mt-6">
+            <ArticleList articles={blog} hrefOf={blogHref} readMore={labels.readMore} />
+          </div>
         </section>
       )}
 
