@@ -4,11 +4,12 @@
 #   (b) the edge from its cache (warm, Accept-Encoding: br)
 #   (c) the renderer alone (its own port, a browser User-Agent: streamed render)
 #   (d) the edge on a forced miss (a query that differs per request: bench/miss.lua)
+#   (e) for reference, Go's bare net/http with the same bytes (bench/gofloor)
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
 # the edge's resident memory after the run and the page's weight, and writes
 # the same table to bench/RESULTS.md. About two minutes in all.
 #
-# Knobs: BENCH_DURATION (per row, default 20s), BENCH_WARMUP (default 3s),
+# Knobs: BENCH_DURATION (per row, default 18s), BENCH_WARMUP (default 3s),
 # BENCH_CONNECTIONS (rows a, b; default 32), BENCH_RENDER_CONNECTIONS (rows c,
 # d; default 8), BENCH_THREADS (default 2).
 set -euo pipefail
@@ -16,7 +17,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 EDGE_BIN=$ROOT/edge/bin/edge
 SSR_DIR=${SSR_DIR:-$ROOT/ssr}
-DURATION=${BENCH_DURATION:-20s}
+DURATION=${BENCH_DURATION:-18s}
 WARMUP=${BENCH_WARMUP:-3s}
 CONNS=${BENCH_CONNECTIONS:-32}               # rows a and b (answers from memory or a file)
 RENDER_CONNS=${BENCH_RENDER_CONNECTIONS:-8}  # rows c and d (every request is a render)
@@ -46,15 +47,15 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # --- temporary ports, files and processes, all cleaned up on exit -----------
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
   echo $((20000 + RANDOM % 20000)); }
-EDGE_PORT=$(free_port); RENDERER_PORT=$(free_port); NGINX_PORT=$(free_port)
+EDGE_PORT=$(free_port); RENDERER_PORT=$(free_port); NGINX_PORT=$(free_port); FLOOR_PORT=$(free_port)
 TMP=$(mktemp -d /tmp/omnibus-bench.XXXXXX)
-EDGE_PID=""; NGINX_PID=""
+EDGE_PID=""; NGINX_PID=""; FLOOR_PID=""
 cleanup() {
   local pid
-  for pid in $NGINX_PID $EDGE_PID; do
+  for pid in $FLOOR_PID $NGINX_PID $EDGE_PID; do
     kill -TERM "$pid" 2>/dev/null || true
   done
-  for pid in $NGINX_PID $EDGE_PID; do
+  for pid in $FLOOR_PID $NGINX_PID $EDGE_PID; do
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
   done
@@ -103,6 +104,16 @@ done
 cmp -s "$TMP/html/index.html.br" <(curl -s -H 'Accept-Encoding: br' "http://127.0.0.1:$NGINX_PORT/") ||
   die "nginx does not serve the edge's bytes"
 
+# --- Go's bare net/http with the same bytes (row e, for reference) -------------
+(cd "$ROOT/bench/gofloor" && GOWORK=off go build -o "$TMP/gofloor" .)
+"$TMP/gofloor" "127.0.0.1:$FLOOR_PORT" "$TMP/html/index.html.br" &
+FLOOR_PID=$!
+for i in $(seq 100); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$FLOOR_PORT/")" = 200 ] && break
+  [ "$i" = 100 ] && die "gofloor did not start"
+  sleep 0.1
+done
+
 # --- wrk -----------------------------------------------------------------------
 # ms converts wrk's latency ("850.00us", "1.20ms", "2.01s") to milliseconds.
 ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'; }
@@ -132,6 +143,7 @@ run a "$CONNS" "http://127.0.0.1:$NGINX_PORT/" "${BR[@]}"
 run b "$CONNS" "$EDGE_URL/" "${BR[@]}"
 run c "$RENDER_CONNS" "$RENDERER_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA"
 run d "$RENDER_CONNS" "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/miss.lua"
+run e "$CONNS" "http://127.0.0.1:$FLOOR_PORT/" "${BR[@]}"
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 EDGE_RSS=$(rss_kb "$EDGE_PID")
@@ -169,6 +181,8 @@ check() { awk -v v="$1" -v t="$2" 'BEGIN { print (v != "n/a" && v + 0 >= t ? "me
 BA=$(ratio "$(field b 1)" "$(field a 1)")
 DC=$(ratio "$(field d 1)" "$(field c 1)")
 BC=$(ratio "$(field b 1)" "$(field c 1)")
+EA=$(ratio "$(field e 1)" "$(field a 1)")
+BE=$(ratio "$(field b 1)" "$(field e 1)")
 
 {
   echo "# Benchmark results: the landing page \`/\`"
@@ -184,12 +198,15 @@ BC=$(ratio "$(field b 1)" "$(field c 1)")
   row "(b) edge, cache hit (brotli)" b
   row "(c) renderer alone (browser, streamed)" c
   row "(d) edge, forced miss (query varies)" d
+  row "(e) reference: Go net/http, same bytes, no framework" e
   echo
   echo "| Ratio | Measured | Target |"
   echo "|---|---:|---|"
   echo "| b/a (cache hit vs static file) | $BA | $(check "$BA" 0.8) |"
   echo "| d/c (miss through the edge vs renderer alone) | $DC | $(check "$DC" 0.9) |"
   echo "| b/c (cache hit vs rendering) | $BC | $(check "$BC" 20) |"
+  echo "| e/a (reference: Go's net/http floor vs nginx) | $EA | the best b/a any Go server here could reach |"
+  echo "| b/e (the edge's hit path vs that floor) | $BE | |"
   echo
   echo "Resident memory after the run: edge $(awk -v k="$EDGE_RSS" 'BEGIN { printf "%.0f MB", k / 1024 }') (VmRSS; the cache is bounded by CACHE_MAX_BYTES, default 64 MiB, and row (d) filled it with distinct keys), renderer $(awk -v k="$RENDERER_RSS" 'BEGIN { printf "%.0f MB", k / 1024 }')."
   echo

@@ -1,0 +1,3 @@
+module omnibus/bench/gofloor
+
+go 1.26.0
