@@ -518,3 +518,37 @@ func Test404CachedUnderNotFoundPolicy(t *testing.T) {
 	clk.Advance(121 * time.Second)
 	expect(t, get(h, "/blog/article/missing"), 404, "MISS")
 }
+
+// TestBypassStillStreams: a request the cache does not answer reaches the
+// renderer through the cache's writer with flushes intact, so a visitor with
+// a session still gets the shell before the rest of the page.
+func TestBypassStillStreams(t *testing.T) {
+	c, _ := newTestCache(t, DefaultMaxBytes)
+	release := make(chan struct{})
+	up := &renderer{}
+	up.respond = func(w http.ResponseWriter, r *http.Request, n int64) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html><body>shell")
+		http.NewResponseController(w).Flush()
+		<-release
+		io.WriteString(w, "rest</body></html>")
+	}
+	srv := httptest.NewServer(c.Wrap(up))
+	defer srv.Close()
+	defer close(release)
+
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
+	req.Header.Set("Cookie", SessionCookie+"=abc")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.Header.Get("X-Cache") != "BYPASS" {
+		t.Fatalf("X-Cache %q", res.Header.Get("X-Cache"))
+	}
+	buf := make([]byte, len("<html><body>shell"))
+	if _, err := io.ReadFull(res.Body, buf); err != nil || string(buf) != "<html><body>shell" {
+		t.Fatalf("shell not streamed before the rest: %q %v", buf, err)
+	}
+}
