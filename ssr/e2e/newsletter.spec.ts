@@ -1,0 +1,127 @@
+// The newsletter box end to end (SPEC §4 states, §5 validation, §8 errors):
+// with JavaScript it posts JSON and shows the outcome in place; without, the
+// form posts to the same endpoint and the page it comes back to shows it.
+import { expect, test, type Page } from "@playwright/test";
+import newsletter from "../../shared/content/newsletter.json" with { type: "json" };
+import { waitForHydration } from "./helpers";
+
+const API = "**/api/v1/news-letter/subscribe";
+const unique = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+async function openBox(page: Page, path = "/") {
+  await page.goto(path);
+  await waitForHydration(page);
+  const box = page.locator("#newsletter");
+  await box.scrollIntoViewIfNeeded();
+  return {
+    box,
+    email: box.getByLabel(newsletter.label),
+    submit: box.locator("button[type=submit]"),
+    form: box.locator("form"),
+  };
+}
+
+test("idle → loading (button disabled, form busy) → 'Subscribed!'", async ({ page }) => {
+  const { box, email, submit, form } = await openBox(page);
+  await expect(submit).toHaveText(newsletter.button);
+  await expect(form).toHaveAttribute("aria-busy", "false");
+
+  // Hold the request until the loading state has been seen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let sent: { body: unknown; contentType: string | undefined } | undefined;
+  await page.route(API, async (route) => {
+    sent = { body: route.request().postDataJSON(), contentType: route.request().headers()["content-type"] };
+    await held;
+    await route.continue();
+  });
+
+  const address = unique("loading");
+  await email.fill(address);
+  await submit.click();
+  await expect(submit).toBeDisabled();
+  await expect(submit).toHaveText(newsletter.loading);
+  await expect(form).toHaveAttribute("aria-busy", "true");
+  release();
+
+  await expect(box.getByText(newsletter.messages.subscribed)).toBeVisible();
+  await expect(submit).toBeEnabled();
+  await expect(form).toHaveAttribute("aria-busy", "false");
+  expect(sent).toEqual({ body: { emailaddress: address }, contentType: "application/json" });
+  // Still on the same page: no document load.
+  await expect(page).toHaveURL("/");
+});
+
+test("a blank address is refused in the browser without a request", async ({ page }) => {
+  const { box, email, submit } = await openBox(page);
+  let requests = 0;
+  page.on("request", (request) => request.url().includes("/news-letter/") && requests++);
+  await email.fill("   ");
+  await submit.click();
+  await expect(box.getByRole("alert")).toContainText(newsletter.messages.empty);
+  expect(requests).toBe(0);
+});
+
+test("the server's errorDetail shows in a banner that closes", async ({ page }) => {
+  const { box, email, submit } = await openBox(page);
+  await email.fill("not-an-address");
+  await submit.click();
+  const banner = box.getByRole("alert");
+  await expect(banner).toContainText(newsletter.messages.invalid);
+  await expect(submit).toBeEnabled();
+
+  await banner.getByRole("button", { name: newsletter.close }).click();
+  await expect(box.getByRole("alert")).toHaveCount(0);
+});
+
+test("a failed request shows whatever errorDetail the server sends, and loading stops", async ({ page }) => {
+  await page.route(API, (route) =>
+    route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ errorDetail: "Subscriptions are paused for maintenance." }) }),
+  );
+  const { box, email, submit } = await openBox(page);
+  await email.fill(unique("down"));
+  await submit.click();
+  await expect(box.getByRole("alert")).toContainText("Subscriptions are paused for maintenance.");
+  await expect(submit).toBeEnabled();
+  await expect(box.getByText(newsletter.messages.subscribed)).toHaveCount(0);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the form posts, comes back to the same page at the newsletter box and shows 'Subscribed!'", async ({ page }) => {
+    await page.goto("/features");
+    const box = page.locator("#newsletter");
+    await box.getByLabel(newsletter.label).fill(unique("nojs"));
+    await box.getByRole("button", { name: newsletter.button }).click();
+    await expect(page).toHaveURL(/\/features\?newsletter=subscribed#newsletter$/);
+    await expect(page.locator("#newsletter")).toContainText(newsletter.messages.subscribed);
+  });
+
+  test("a blank address comes back with the same message the script shows", async ({ page }) => {
+    await page.goto("/contact-us");
+    const box = page.locator("#newsletter");
+    await box.getByRole("button", { name: newsletter.button }).click();
+    await expect(page).toHaveURL(/\/contact-us\?newsletter=error&reason=empty#newsletter$/);
+    await expect(page.locator("#newsletter").getByRole("alert")).toContainText(newsletter.messages.empty);
+  });
+});
+
+test("the outcome in the address is rendered by the server, and closing the banner drops it from the address", async ({ page, request }) => {
+  // The banner's text in the server's HTML (the hydration data carries every message, so look at the markup).
+  const bannerText = async (path: string) =>
+    /data-newsletter="error"[^>]*><p[^>]*>([^<]*)<\/p>/.exec(await (await request.get(path)).text())?.[1];
+  expect(await bannerText("/?newsletter=error&reason=invalid")).toBe(newsletter.messages.invalid);
+  expect(await bannerText("/help-centre?newsletter=error&reason=rateLimited")).toBe(newsletter.messages.rateLimited);
+  // An unknown reason is not echoed: the generic message stands in.
+  expect(await bannerText("/?newsletter=error&reason=%3Cb%3Ecall%20us%3C%2Fb%3E")).toBe(newsletter.messages.unavailable);
+  expect(await bannerText("/")).toBeUndefined();
+
+  await page.goto("/?newsletter=error&reason=invalid#newsletter");
+  await waitForHydration(page);
+  const banner = page.locator("#newsletter").getByRole("alert");
+  await expect(banner).toContainText(newsletter.messages.invalid);
+  await banner.getByRole("button", { name: newsletter.close }).click();
+  await expect(banner).toHaveCount(0);
+  await expect(page).toHaveURL("/#newsletter");
+});
