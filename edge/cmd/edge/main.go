@@ -157,7 +157,9 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	newsletter.New(db).Register(api)
-	contact.New(db).Register(api)
+	contactForm := contact.New(db)
+	contactForm.Notify, contactForm.NotifyTo = mailer, cfg.ContactNotifyEmail
+	contactForm.Register(api)
 	if err := content.Register(api); err != nil {
 		return err
 	}

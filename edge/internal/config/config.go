@@ -58,6 +58,10 @@ type Config struct {
 	// MailFrom is the From of outgoing e-mail (MAIL_FROM, default
 	// "Omnibus <no-reply@localhost>").
 	MailFrom string
+	// ContactNotifyEmail receives a copy of every contact-form message
+	// (CONTACT_NOTIFY_EMAIL, default empty: messages are only stored in the
+	// contact_messages table).
+	ContactNotifyEmail string
 	// GoogleClientID turns on Google sign-in (GOOGLE_CLIENT_ID, the OAuth
 	// client id; also shown to the browser). Empty hides the Google button.
 	GoogleClientID string
@@ -94,6 +98,7 @@ func Load() Config {
 		CachePurgeToken:      os.Getenv("CACHE_PURGE_TOKEN"),
 		SMTPURL:              os.Getenv("SMTP_URL"),
 		MailFrom:             env("MAIL_FROM", "Omnibus <no-reply@localhost>"),
+		ContactNotifyEmail:   os.Getenv("CONTACT_NOTIFY_EMAIL"),
 		GoogleClientID:       os.Getenv("GOOGLE_CLIENT_ID"),
 		GoogleClientSecret:   os.Getenv("GOOGLE_CLIENT_SECRET"),
 		GoogleIssuerURL:      env("GOOGLE_ISSUER_URL", "https://accounts.google.com"),

@@ -17,6 +17,7 @@
 package contact
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,7 +25,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"net/mail"
+	netmail "net/mail"
 	"net/url"
 	"strings"
 	"time"
@@ -34,6 +35,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/shared"
@@ -123,6 +125,11 @@ func Topics() []string {
 // Service is the contact endpoint.
 type Service struct {
 	db *storage.DB
+	// Notify, when set with NotifyTo, e-mails each stored message to the
+	// team (CONTACT_NOTIFY_EMAIL). It runs after the answer: the message is
+	// already stored, so a mail failure is logged and loses nothing.
+	Notify   mail.Sender
+	NotifyTo string
 	// Limit bounds stored messages per client IP: by default a burst of 5,
 	// then one more every 2 minutes. Invalid submissions are not counted, so
 	// a visitor correcting a typo is never locked out.
@@ -199,11 +206,35 @@ func (s *Service) create(c echo.Context) error {
 		slog.Error("contact: store message", "err", err, "topic", msg.Topic)
 		return s.refuse(c, isForm, msg.Topic, http.StatusServiceUnavailable, OutcomeUnavailable, "")
 	}
+	s.notify(msg)
 	if isForm {
 		return redirect(c, msg.Topic, OutcomeSent, "")
 	}
 	return c.JSON(http.StatusCreated, map[string]any{"data": map[string]bool{"sent": true}})
 }
+
+// notify e-mails a stored message to the team, in the background.
+func (s *Service) notify(m Message) {
+	if s.Notify == nil || s.NotifyTo == "" {
+		return
+	}
+	mm := mail.Message{
+		To:      s.NotifyTo,
+		Subject: fmt.Sprintf("Contact form (%s): %s", m.Topic, m.Name),
+		Text: fmt.Sprintf("Page: /%s\nName: %s\nE-mail: %s\nCompany: %s\nPhone: %s\nReceived: %s\nMessage #%d\n\n%s\n",
+			m.Topic, m.Name, m.Email, m.Company, m.Phone, m.CreatedAt.Format(time.RFC3339), m.ID, m.Message),
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+		defer cancel()
+		if err := s.Notify.Send(ctx, mm); err != nil {
+			slog.Error("contact: notify the team (the message is stored)", "err", err, "id", m.ID)
+		}
+	}()
+}
+
+// notifyTimeout bounds one notification e-mail.
+const notifyTimeout = 30 * time.Second
 
 // refuse answers a failed submission: JSON with the field's or the
 // outcome's message, or the form's redirect.
@@ -271,7 +302,7 @@ func Validate(in Input) (Message, string) {
 
 // validEmail accepts a plain addr-spec with a dotted domain.
 func validEmail(e string) bool {
-	a, err := mail.ParseAddress(e)
+	a, err := netmail.ParseAddress(e)
 	if err != nil || a.Name != "" || a.Address != e {
 		return false
 	}

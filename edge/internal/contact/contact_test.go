@@ -1,7 +1,9 @@
 package contact_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/contact"
+	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
@@ -318,6 +321,75 @@ func TestFormRedirectNeverLeavesTheSite(t *testing.T) {
 		}
 		if ms := stored(t, db); len(ms) != 0 {
 			t.Fatalf("stored %+v", ms)
+		}
+	})
+}
+
+type fakeSender struct {
+	sent chan mail.Message
+	err  error
+}
+
+func (f *fakeSender) Send(_ context.Context, m mail.Message) error {
+	f.sent <- m
+	return f.err
+}
+
+func TestStoredMessageIsMailedToTheTeam(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		e, s := newServer(db)
+		f := &fakeSender{sent: make(chan mail.Message, 1)}
+		s.Notify, s.NotifyTo = f, "sales@omnibus.example"
+		if rec := postJSON(e, valid()); rec.Code != http.StatusCreated {
+			t.Fatalf("status %d", rec.Code)
+		}
+		select {
+		case m := <-f.sent:
+			if m.To != "sales@omnibus.example" || !strings.Contains(m.Subject, "contact-us") || !strings.Contains(m.Subject, "Lakshmi R.") ||
+				!strings.Contains(m.Text, "lakshmi@kaverihandlooms.in") || !strings.Contains(m.Text, "Can we talk on Monday?") {
+				t.Fatalf("mail %+v", m)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no notification was sent")
+		}
+	})
+}
+
+func TestMailFailureStillKeepsTheMessage(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		e, s := newServer(db)
+		f := &fakeSender{sent: make(chan mail.Message, 1), err: errors.New("smtp down")}
+		s.Notify, s.NotifyTo = f, "sales@omnibus.example"
+		if rec := postJSON(e, valid()); rec.Code != http.StatusCreated {
+			t.Fatalf("status %d", rec.Code)
+		}
+		<-f.sent
+		if ms := stored(t, db); len(ms) != 1 {
+			t.Fatalf("stored %d messages, want 1", len(ms))
+		}
+	})
+}
+
+func TestInvalidMessageIsNotMailed(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		e, s := newServer(db)
+		f := &fakeSender{sent: make(chan mail.Message, 1)}
+		s.Notify, s.NotifyTo = f, "sales@omnibus.example"
+		in := valid()
+		in["email"] = "nope"
+		if rec := postJSON(e, in); rec.Code != http.StatusBadRequest {
+			t.Fatalf("status %d", rec.Code)
+		}
+		if err := db.Migrator().DropTable("contact_messages"); err != nil {
+			t.Fatal(err)
+		}
+		if rec := postJSON(e, valid()); rec.Code != http.StatusServiceUnavailable {
+			t.Fatalf("status %d", rec.Code)
+		}
+		select {
+		case m := <-f.sent:
+			t.Fatalf("mailed %+v for a message that was not stored", m)
+		default:
 		}
 	})
 }
