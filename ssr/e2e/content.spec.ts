@@ -117,6 +117,23 @@ test.describe("articles", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Goal-based advertising, explained for busy merchants");
   });
 
+  test("client-side navigation loads the content pages' data", async ({ page }) => {
+    const errors = collectErrors(page);
+    await page.goto("/blog");
+    await waitForHydration(page);
+    const documents: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "document") documents.push(r.url());
+    });
+    await page.getByRole("banner").getByRole("link", { name: "Pricing" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Plans that grow with your business");
+    await page.getByRole("banner").getByRole("link", { name: "Contact" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(contact.pages["contact-us"].heading);
+    await expect(page.getByLabel("Work e-mail")).toBeVisible();
+    expect(documents, "no full page loads").toEqual([]);
+    expectNoHydrationProblems(errors);
+  });
+
   for (const path of ["/blog/article/no-such-article", "/help/category/article/no-such-article", "/help/category/no-such-topic"]) {
     test(`an unknown slug is a real 404 with the not-found content: ${path}`, async ({ page }) => {
       const response = await page.goto(path);
