@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import { googleClientId } from "~/components/auth/google-config.server";
+import { signInStatus } from "~/components/auth/session.server";
 import { ProgressBar } from "~/components/progress-bar";
 import { PwaPrompt } from "~/components/pwa/pwa-prompt";
 import { layoutFor } from "~/layouts";
@@ -21,13 +22,15 @@ export const links: Route.LinksFunction = () => [
 ];
 
 /** The canonical origin comes from the server, so the client renders the same links after hydration. */
-export function loader() {
+export async function loader({ request }: Route.LoaderArgs) {
   return {
     publicUrl: (process.env.PUBLIC_URL || DEFAULT_PUBLIC_URL).replace(/\/+$/, ""),
     // Footer, company facts and newsletter words, with the configured support e-mail, phone and demo link.
     site: siteData(),
     // Google sign-in's public client id ("" hides the button): components/auth.
     googleClientId: googleClientId(),
+    // The signed-in visitor's status (null when signed out); asked only when the session cookie is sent.
+    account: await signInStatus(request),
   };
 }
 

@@ -44,6 +44,14 @@ test.describe("password sign-in", () => {
     await expect(page).toHaveURL("/contact-us");
     await page.goto("/login");
     await expect(page).toHaveURL("/contact-us");
+
+    // Signed in, the navigation offers to sign out; then /login opens again.
+    await waitForHydration(page);
+    await page.getByRole("banner").getByRole("button", { name: auth.signOut.button }).click();
+    await expect(page).toHaveURL("/login?signedOut=1");
+    await expect(page.getByRole("status")).toHaveText(auth.messages.signedOut);
+    const after = await (await page.request.get("/api/v1/oaccount/isloggedin")).json();
+    expect(after.data.isLoggedIn).toBe(false);
   });
 
   test("a failed login shows the server's errorDetail and can be retried", async ({ page }) => {
@@ -103,6 +111,9 @@ test.describe("password sign-in", () => {
     await expect(page).toHaveURL("/contact-us");
     await page.goto("/login");
     await expect(page).toHaveURL("/contact-us");
+    await page.getByRole("banner").getByRole("button", { name: auth.signOut.button }).click();
+    await expect(page).toHaveURL("/login?signedOut=1");
+    await expect(page.getByRole("status")).toHaveText(auth.messages.signedOut);
 
     // Another browser: a wrong password, then the right one.
     const other = await (await browser.newContext({ javaScriptEnabled: false })).newPage();

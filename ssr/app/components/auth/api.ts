@@ -71,12 +71,14 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
 /** A full page load (tests replace it: jsdom cannot navigate). */
 export const browser = { assign: (url: string) => window.location.assign(url) };
 
-/** Sends a signed-in visitor on: React Router navigation or a full page load. */
-export function goOn(status: SignInStatus, navigate: (to: string) => void) {
+/**
+ * After a sign-in (password, registration, Google, reset): on to where the
+ * rules send the visitor, by a full page load, so every part of the page
+ * (the navigation's sign-out button) is rendered for the new session.
+ */
+export function goOn(status: SignInStatus) {
   const d = destinationFor(status);
-  if (!d) return;
-  if (d.fullLoad) browser.assign(d.to);
-  else navigate(d.to);
+  if (d) browser.assign(d.to);
 }
 
 /**

@@ -9,6 +9,8 @@ import { browser, destinationFor, messageFor, redirectIfSignedIn } from "./api";
 import { LoginForm } from "./login-form";
 import { RegisterForm } from "./register-form";
 import { GoogleSignIn } from "./google-signin";
+import { signInStatus } from "./session.server";
+import { SignOutButton } from "./sign-out";
 import { slugify, validateRegister } from "./validation";
 
 afterEach(cleanup);
@@ -120,13 +122,14 @@ describe("login page", () => {
     expect(screen.getByRole("button", { name: auth.login.submit })).toBeTruthy();
   });
 
-  it("goes to /contact-us after signing in during onboarding", async () => {
+  it("goes on by a full page load after signing in", async () => {
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => {});
     vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(json(200, { data: { isLoggedIn: true, omnicustomerStatus: "account_created", redirectTo: "/contact-us" } }));
     renderPage(LoginForm, "/login");
     fireEvent.change(await screen.findByLabelText(auth.login.email), { target: { value: "ana@example.com" } });
     fireEvent.change(screen.getByLabelText(auth.login.password), { target: { value: "correct horse" } });
     fireEvent.click(screen.getByRole("button", { name: auth.login.submit }));
-    expect(await screen.findByRole("heading", { name: "Contact us" })).toBeTruthy();
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/contact-us"));
   });
 });
 
@@ -174,5 +177,36 @@ describe("Google sign-in button", () => {
     const link = (await screen.findByText(auth.google.button)).closest("a")!;
     expect(link.getAttribute("href")).toBe("/api/v1/oaccount/sso-redirect/google");
     expect(document.querySelector('script[src="https://accounts.google.com/gsi/client"]')).toBeTruthy();
+  });
+});
+
+describe("session in the root loader", () => {
+  const req = (cookie?: string) => new Request("http://127.0.0.1:8080/", { headers: cookie ? { cookie } : {} });
+
+  it("asks the edge only when the session cookie is sent, forwarding it", async () => {
+    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(json(200, { data: { isLoggedIn: true, omnicustomerStatus: "active" } }));
+    expect(await signInStatus(req(), "http://edge")).toBeNull();
+    expect(await signInStatus(req("theme=dark; omnibus_sessionx=1"), "http://edge")).toBeNull();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(await signInStatus(req("a=1; omnibus_session=tok"), "http://edge/")).toEqual({ isLoggedIn: true, omnicustomerStatus: "active" });
+    expect(fetch.mock.calls[0][0]).toBe("http://edge/api/v1/oaccount/isloggedin");
+    expect(new Headers(fetch.mock.calls[0][1]?.headers).get("cookie")).toBe("a=1; omnibus_session=tok");
+  });
+
+  it("counts a failure as signed out and logs it", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(json(503, { errorDetail: "down" }));
+    expect(await signInStatus(req("omnibus_session=tok"), "http://edge")).toBeNull();
+    expect(error).toHaveBeenCalledTimes(1);
+  });
+
+  it("gives a signed-in visitor a sign-out form that works without JavaScript", async () => {
+    const Stub = createRoutesStub([
+      { id: "root", loader: () => ({ account: { isLoggedIn: true, omnicustomerStatus: "active" } }), HydrateFallback: () => null, children: [{ path: "/", Component: () => <SignOutButton /> }] },
+    ]);
+    render(<Stub initialEntries={["/"]} />);
+    const form = (await screen.findByRole("button", { name: auth.signOut.button })).closest("form")!;
+    expect(form.getAttribute("method")).toBe("post");
+    expect(form.getAttribute("action")).toBe("/api/v1/oaccount/logout");
   });
 });

@@ -14,7 +14,7 @@
 // Nothing renders when no client id is configured.
 import { GoogleLogin, GoogleOAuthProvider, useGoogleLogin, useGoogleOAuth, type CredentialResponse } from "@react-oauth/google";
 import { useState } from "react";
-import { useNavigate, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { FormAlert, useHydrated } from "./form-parts";
@@ -41,7 +41,6 @@ export function GoogleSignIn({ className = "sm:items-end", variant = "code" }: P
 }
 
 function GoogleSignInInner({ className, variant }: Required<Props>) {
-  const navigate = useNavigate();
   const hydrated = useHydrated();
   const { scriptLoadedSuccessfully } = useGoogleOAuth();
   const [signingIn, setSigningIn] = useState(false);
@@ -57,7 +56,7 @@ function GoogleSignInInner({ className, variant }: Required<Props>) {
     setErrorDetail(null);
     try {
       const { data } = await api<{ data: SignInStatus }>(API.google, payload);
-      goOn(data, navigate);
+      goOn(data);
     } catch (error) {
       failed((error as Error).message);
     }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, messageFor, type SignInStatus } from "./api";
 import { AuthCard, Field, focusField, FormAlert, SubmitButton, useHydrated } from "./form-parts";
@@ -17,7 +17,6 @@ const t = auth.login;
  */
 export function LoginForm() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const hydrated = useHydrated();
   const googleClientId = useGoogleClientId();
   const [values, setValues] = useState({ email: "", password: "" });
@@ -38,7 +37,7 @@ export function LoginForm() {
     setErrorDetail(null);
     try {
       const { data } = await api<{ data: SignInStatus }>(API.login, values);
-      goOn(data, navigate);
+      goOn(data);
     } catch (error) {
       setErrorDetail((error as Error).message);
       setSigningIn(false);

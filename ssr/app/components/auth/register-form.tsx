@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, messageFor, type SignInStatus } from "./api";
 import { AuthCard, Field, focusField, FormAlert, SubmitButton, useHydrated } from "./form-parts";
@@ -23,7 +23,6 @@ type Availability =
  */
 export function RegisterForm() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const hydrated = useHydrated();
   const googleClientId = useGoogleClientId();
   const [values, setValues] = useState({ name: "", email: "", password: "", storeName: "" });
@@ -45,7 +44,7 @@ export function RegisterForm() {
     setErrorDetail(null);
     try {
       const { data } = await api<{ data: SignInStatus }>(API.register, values);
-      goOn(data, navigate);
+      goOn(data);
     } catch (error) {
       setErrorDetail((error as Error).message);
       setSigningIn(false);

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, messageFor, type SignInStatus } from "./api";
 import { AuthCard, Field, focusField, FormAlert, SubmitButton, useHydrated } from "./form-parts";
@@ -14,7 +14,6 @@ const t = auth.reset;
  */
 export function ResetPasswordForm() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const hydrated = useHydrated();
   const token = params.get("token") ?? "";
   const [password, setPassword] = useState("");
@@ -33,7 +32,7 @@ export function ResetPasswordForm() {
     setErrorDetail(null);
     try {
       const { data } = await api<{ data: SignInStatus }>(API.resetPassword, { token, password });
-      goOn(data, navigate);
+      goOn(data);
     } catch (e) {
       setErrorDetail((e as Error).message);
       setSaving(false);

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import navigation from "../../../../shared/content/navigation.json";
+import { SignOutButton, useSignedIn } from "~/components/auth/sign-out";
 import { ThemeSwitcher } from "~/components/theme-switcher";
 
 export type NavbarVariant = "default" | "inverted" | "minimal";
@@ -59,6 +60,7 @@ export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
 }
 
 function AccountLinks() {
+  if (useSignedIn()) return <SignOutButton />;
   return (
     <>
       <Link to={navigation.signIn.to} className="text-sm font-medium opacity-80 hover:opacity-100">
