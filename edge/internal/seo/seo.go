@@ -6,7 +6,8 @@
 // table), without a "private" cache policy (sign-in, register, SSO: they
 // depend on the visitor) and without the template demo pages (modules under
 // _blocks/: /blocks/..., /blog/posts-N, /blog/post...), which are component
-// showcases with filler text, not content for searchers.
+// showcases with filler text, not content for searchers. The blog articles,
+// help topics and help articles are added from the shared content.
 package seo
 
 import (
@@ -19,6 +20,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/content"
 	"omnibus/shared"
 )
 
@@ -57,6 +59,12 @@ func Register(e *echo.Echo, publicURL string) error {
 	if err != nil {
 		return err
 	}
+	// Every article and help topic, whose slugs the route table cannot know.
+	articles, err := content.Paths()
+	if err != nil {
+		return err
+	}
+	paths = append(paths, articles...)
 	sitemap, err := buildSitemap(origin, paths)
 	if err != nil {
 		return err

@@ -46,7 +46,7 @@ func TestSitemap(t *testing.T) {
 	for _, u := range doc.URLs {
 		locs = append(locs, u.Loc)
 	}
-	for _, want := range []string{"https://omnibus.example/", "https://omnibus.example/features", "https://omnibus.example/contact-us", "https://omnibus.example/privacy-policy", "https://omnibus.example/blog"} {
+	for _, want := range []string{"https://omnibus.example/", "https://omnibus.example/features", "https://omnibus.example/contact-us", "https://omnibus.example/privacy-policy", "https://omnibus.example/blog", "https://omnibus.example/help/category/article/success-story-kaveri-handlooms"} {
 		if !slices.Contains(locs, want) {
 			t.Errorf("sitemap lacks %s", want)
 		}
