@@ -6,7 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
-const PORT = 8091;
+// E2E_PORT / E2E_RENDERER_PORT: run beside another copy of the suite.
+const PORT = Number(process.env.E2E_PORT ?? 8091);
+const RENDERER_PORT = process.env.E2E_RENDERER_PORT ?? "3091";
 const baseURL = `http://127.0.0.1:${PORT}`;
 const ssrDir = import.meta.dirname;
 // One throw-away data directory per run (workers inherit it through the environment).
@@ -46,7 +48,7 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       LISTEN_ADDR: `127.0.0.1:${PORT}`,
-      RENDERER_PORT: "3091",
+      RENDERER_PORT,
       DATA_DIR: process.env.OMNIBUS_E2E_DATA_DIR,
       // E2E_SSR_DIR: a copy of server.js + build/ to test while the tree is being rebuilt.
       SSR_DIR: process.env.E2E_SSR_DIR ?? ssrDir,

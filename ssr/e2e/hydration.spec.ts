@@ -12,7 +12,7 @@ test("the landing page hydrates: an internal link changes the page without a doc
   await waitForHydration(page);
   await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
 
-  await page.getByRole("link", { name: "See all features" }).click();
+  await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Features" }).click();
   await expect(page).toHaveURL("/features");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Features");
   // The deferred feature list arrives over the client data request.
