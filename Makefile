@@ -61,5 +61,9 @@ chromium:
 bench: build
 	bash bench/run.sh
 
+## lighthouse: Lighthouse (mobile, simulated throttling) on / in Debian's Chromium; prints the four scores, LCP, CLS, TBT (not part of make test)
+lighthouse: build chromium
+	cd ssr && node scripts/lighthouse.mjs
+
 clean:
 	rm -rf edge/bin ssr/build node_modules

@@ -31,7 +31,8 @@ export function makeStars(count = STAR_COUNT): Star[] {
     return {
       left: round(a * 110 - 5),
       top: round(b * 60 - 20),
-      delay: round(((i * 7) % STAR_COUNT) * 0.35),
+      // The first star falls after 1.5 s: nothing moves while the page loads and hydrates.
+      delay: round(1.5 + ((i * 7) % STAR_COUNT) * 0.35),
       duration: round(5 + ((i * 13) % 7) * 0.9),
       length: 40 + ((i * 11) % 5) * 20,
     };
