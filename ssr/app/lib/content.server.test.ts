@@ -106,3 +106,10 @@ describe("shared content", () => {
     for (const href of [...hrefs, ...pageLinks]) expect(exists(href), href).toBe(true);
   });
 });
+
+describe("Markdown tables", () => {
+  it("are wrapped so they scroll sideways on narrow screens", () => {
+    const html = policy("cookie-policy")!.html;
+    expect(html).toMatch(/<div class="table-scroll" tabindex="0"><table>[\s\S]*<\/table><\/div>/);
+  });
+});

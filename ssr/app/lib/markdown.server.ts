@@ -25,5 +25,9 @@ const marked = new Marked({
 
 /** HTML of trusted Markdown from shared/content (our own files, never visitor input). */
 export function renderMarkdown(markdown: string): string {
-  return marked.parse(markdown, { async: false });
+  // Wide tables scroll sideways on narrow screens instead of being cut off.
+  return marked
+    .parse(markdown, { async: false })
+    .replace(/<table>/g, '<div class="table-scroll" tabindex="0"><table>')
+    .replace(/<\/table>/g, "</table></div>");
 }
