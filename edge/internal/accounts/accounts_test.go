@@ -248,8 +248,12 @@ func TestSessionIdleExpiry(t *testing.T) {
 			t.Fatalf("%d session rows, want only the active one", n)
 		}
 		st.advance(24*time.Hour + time.Second)
-		if in, _ := st.loggedIn(active); in {
+		a := st.do(active, "GET", "/api/v1/oaccount/isloggedin", nil)
+		if a.data()["isLoggedIn"] != false {
 			t.Fatal("a session idle for 24h+1s still signs in")
+		}
+		if ck := a.cookie(CookieName); ck == nil || ck.MaxAge >= 0 {
+			t.Fatalf("the dead session's cookie was not cleared: %+v", ck)
 		}
 	})
 }

@@ -87,10 +87,18 @@ func (s *Service) current(ctx context.Context, w http.ResponseWriter, r *http.Re
 		return nil, nil
 	}
 	id := tokenHash(c.Value)
+	// A cookie whose session is gone is cleared, so the browser stops
+	// sending it (and its pages can be served from the cache again).
+	gone := func() (*Account, error) {
+		if w != nil {
+			s.clearCookie(w)
+		}
+		return nil, nil
+	}
 	var sess Session
 	err = s.db.WithContext(ctx).First(&sess, "id = ?", id).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, nil
+		return gone()
 	}
 	if err != nil {
 		return nil, err
@@ -100,7 +108,7 @@ func (s *Service) current(ctx context.Context, w http.ResponseWriter, r *http.Re
 		if err := s.db.WithContext(ctx).Delete(&Session{}, "id = ?", id).Error; err != nil {
 			return nil, err
 		}
-		return nil, nil
+		return gone()
 	}
 	var acct Account
 	err = s.db.WithContext(ctx).First(&acct, sess.AccountID).Error
@@ -128,8 +136,12 @@ func (s *Service) endSession(ctx context.Context, w http.ResponseWriter, r *http
 			return err
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: s.secure(), SameSite: http.SameSiteLaxMode})
+	s.clearCookie(w)
 	return nil
+}
+
+func (s *Service) clearCookie(w http.ResponseWriter) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: s.secure(), SameSite: http.SameSiteLaxMode})
 }
 
 func (s *Service) setCookie(w http.ResponseWriter, token string) {
