@@ -36,7 +36,7 @@ export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
           <ThemeSwitcher className="ml-auto" />
         ) : (
           <>
-            <ul className="hidden items-center gap-6 text-sm font-medium md:flex">
+            <ul className="hidden items-center gap-6 text-sm font-medium lg:flex">
               {navigation.links.map((link) => (
                 <li key={link.to}>
                   <NavLink to={link.to} className="opacity-80 transition hover:opacity-100 aria-[current=page]:opacity-100 aria-[current=page]:underline underline-offset-8">
@@ -47,7 +47,7 @@ export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
             </ul>
             <div className="ml-auto flex items-center gap-3">
               <ThemeSwitcher />
-              <div className="hidden items-center gap-3 md:flex">
+              <div className="hidden items-center gap-3 whitespace-nowrap lg:flex">
                 <AccountLinks />
               </div>
               <MobileMenu />
@@ -88,7 +88,7 @@ function MobileMenu() {
   return (
     <details
       ref={details}
-      className="group md:hidden"
+      className="group lg:hidden"
       onKeyDown={(event) => {
         if (event.key === "Escape" && details.current?.open) {
           details.current.open = false;
