@@ -1,0 +1,63 @@
+import { expect, test } from "@playwright/test";
+import { waitForHydration } from "./helpers";
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the menu opens and navigates with the keyboard, then closes", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    const nav = page.getByRole("navigation", { name: "Main navigation" });
+    const menu = nav.locator("details");
+    const pricing = menu.getByRole("link", { name: "Pricing" });
+    await expect(pricing).toBeHidden();
+
+    await menu.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveAttribute("open", "");
+    await expect(pricing).toBeVisible();
+
+    await pricing.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL("/old-pricing");
+    await expect(menu).not.toHaveAttribute("open", "");
+  });
+
+  test("Escape closes the menu and returns focus to its button", async ({ page }) => {
+    await page.goto("/contact-us");
+    await waitForHydration(page);
+    const menu = page.getByRole("navigation", { name: "Main navigation" }).locator("details");
+    await menu.locator("summary").click();
+    await expect(menu).toHaveAttribute("open", "");
+    await menu.getByRole("link", { name: "Blog" }).focus();
+    await page.keyboard.press("Escape");
+    await expect(menu).not.toHaveAttribute("open", "");
+    await expect(menu.locator("summary")).toBeFocused();
+  });
+});
+
+test("the minimal layout shows only the brand and the theme switcher", async ({ page }) => {
+  await page.goto("/login");
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  await expect(nav.getByRole("link")).toHaveCount(1);
+  await expect(nav.getByRole("link", { name: "Omnibus" })).toHaveAttribute("href", "/");
+  await expect(nav.getByRole("group", { name: "Colour theme" })).toBeVisible();
+});
+
+test("the contact pages have a dark navigation bar on a light page", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/contact-us");
+  const bar = page.locator("header[data-nav]");
+  await expect(bar).toHaveAttribute("data-nav", "inverted");
+  // Relative luminance 0..255 of an element's background (Tailwind 4 colours are oklch: let a canvas convert).
+  const luminance = (selector: string) =>
+    page.evaluate((sel) => {
+      const ctx = document.createElement("canvas").getContext("2d")!;
+      ctx.fillStyle = getComputedStyle(document.querySelector(sel)!).backgroundColor;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    }, selector);
+  expect(await luminance("header[data-nav]")).toBeLessThan(60);
+  expect(await luminance("body")).toBeGreaterThan(200);
+});
