@@ -98,6 +98,11 @@ func TestEdgeRealPages(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.Contains(body, `action="/api/v1/oaccount/login"`) || strings.Contains(body, "Sign out") {
 		t.Fatalf("anonymous /login: %d", res.StatusCode)
 	}
+	// The reset page keeps its token out of Referer headers.
+	res, body = anon.do("GET", "/reset-password?token=abc", "")
+	if res.StatusCode != http.StatusOK || res.Header.Get("Referrer-Policy") != "no-referrer" || !strings.Contains(body, `name="token" value="abc"`) {
+		t.Fatalf("/reset-password: %d %v", res.StatusCode, res.Header)
+	}
 	b := newBrowser(t, e.URL)
 	if res, body := b.do("POST", "/api/v1/oaccount/register", `{"name":"Ana","email":"ana@example.com","password":"correct horse battery","storeName":"ana"}`); res.StatusCode != http.StatusCreated {
 		t.Fatalf("register: %d %s", res.StatusCode, body)
