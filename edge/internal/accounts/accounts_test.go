@@ -429,3 +429,25 @@ func TestPasswordHash(t *testing.T) {
 		}
 	}
 }
+
+// With the database gone, the endpoints say so (503 errorDetail, or the page
+// with ?error=unavailable) and pages are still served, as to a visitor
+// signed out.
+func TestDatabaseDown(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		st := newSite(t, db, nil, nil)
+		b := st.browser()
+		st.register(b, "ana@example.com", "ana-shop")
+		sqlDB, _ := db.DB.DB()
+		sqlDB.Close()
+		wantError(t, st.do(b, "GET", "/api/v1/oaccount/isloggedin", nil), http.StatusServiceUnavailable, codeUnavailable)
+		wantError(t, st.do(b, "POST", "/api/v1/oaccount/login", map[string]string{"email": "ana@example.com", "password": "correct horse battery"}), http.StatusServiceUnavailable, codeUnavailable)
+		wantError(t, st.do(b, "POST", "/api/v1/oaccount/register", map[string]string{"name": "Bo", "email": "bo@example.com", "password": "correct horse battery", "storeName": "bo-shop"}), http.StatusServiceUnavailable, codeUnavailable)
+		wantError(t, st.do(b, "GET", "/api/v1/onboarding/check-omnidomain-availability?name=bo-shop", nil), http.StatusServiceUnavailable, codeUnavailable)
+		wantError(t, st.do(b, "POST", "/api/v1/oaccount/logout", nil), http.StatusServiceUnavailable, codeUnavailable)
+		wantRedirect(t, st.do(b, "POST", "/api/v1/oaccount/login", url.Values{"email": {"ana@example.com"}, "password": {"correct horse battery"}}), http.StatusSeeOther, "/login?error=unavailable")
+		if a := st.do(b, "GET", "/login", nil); a.status != http.StatusOK || a.body != "page /login" {
+			t.Fatalf("/login with the database down: %d %q", a.status, a.body)
+		}
+	})
+}
