@@ -78,10 +78,10 @@ type Service struct {
 	google *google
 
 	// Rate limits, per client IP and per account e-mail.
-	LoginByIP, LoginByAccount   *ratelimit.Limiter
-	ResetByIP, ResetByAccount   *ratelimit.Limiter
-	RegisterByIP, GoogleByIP    *ratelimit.Limiter
-	AvailabilityByIP            *ratelimit.Limiter
+	LoginByIP, LoginByAccount *ratelimit.Limiter
+	ResetByIP, ResetByAccount *ratelimit.Limiter
+	RegisterByIP, GoogleByIP  *ratelimit.Limiter
+	AvailabilityByIP          *ratelimit.Limiter
 
 	// now is the clock (tests move it to expire sessions and links).
 	now func() time.Time
