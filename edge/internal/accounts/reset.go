@@ -76,6 +76,10 @@ func (s *Service) sendReset(email string) {
 	}
 	token := newToken()
 	now := s.now()
+	// Old links (used or expired a day ago) are of no use: prune them here.
+	if err := s.db.WithContext(ctx).Delete(&PasswordReset{}, "expires_at < ?", now.Add(-24*time.Hour)).Error; err != nil {
+		slog.Warn("accounts: prune reset links", "err", err)
+	}
 	if err := s.db.WithContext(ctx).Create(&PasswordReset{TokenHash: tokenHash(token), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(resetTTL)}).Error; err != nil {
 		slog.Error("accounts: store reset", "err", err)
 		return

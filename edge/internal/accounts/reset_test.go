@@ -84,6 +84,16 @@ func TestPasswordResetOverSMTP(t *testing.T) {
 		st.advance(time.Hour + time.Second)
 		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": lu.Query().Get("token"), "password": "a fine new secret"}), http.StatusBadRequest, codeResetInvalid)
 
+		// A day later, asking again prunes the dead links.
+		st.advance(24 * time.Hour)
+		st.do(st.browser(), "POST", "/api/v1/hq/oaccount/forgotPassword", map[string]string{"email": "ana@example.com"})
+		smtpd.Next(t)
+		var n int64
+		db.Model(&PasswordReset{}).Count(&n)
+		if n != 1 {
+			t.Fatalf("%d reset rows, want only the new one", n)
+		}
+
 		// Junk tokens and bad input.
 		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": "nope", "password": "a fine new secret"}), http.StatusBadRequest, codeResetInvalid)
 		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": newToken(), "password": "a fine new secret"}), http.StatusBadRequest, codeResetInvalid)
