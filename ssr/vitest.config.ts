@@ -9,5 +9,7 @@ export default defineConfig({
     environment: "jsdom",
     include: ["app/**/*.test.{ts,tsx}"],
     restoreMocks: true,
+    // Rendering whole pages in jsdom is slow on a busy 2-core machine; fail on real hangs only.
+    testTimeout: 20_000,
   },
 });
