@@ -10,17 +10,41 @@ import { HASH_SCROLL_DELAY_MS } from "./constants";
 // Scroll position of each history entry seen in this visit, by location key.
 const positions = new Map<string, number>();
 
-export function scrollToHash(hash: string): boolean {
+/** How long to wait for an anchor that is not on the page yet (deferred, streamed content). */
+const ANCHOR_WAIT_MS = 5_000;
+
+function targetOf(hash: string): HTMLElement | null {
   let id = hash.slice(1);
   try {
     id = decodeURIComponent(id);
   } catch {
     // malformed escape: use the raw id
   }
-  const target = id && document.getElementById(id);
-  if (!target) return false;
-  target.scrollIntoView({ behavior: "smooth", block: "start" });
-  return true;
+  return id ? document.getElementById(id) : null;
+}
+
+/**
+ * Smoothly scrolls to the hash's element; when it is not there yet (e.g. a
+ * deferred section still streaming in), as soon as it appears. Returns a
+ * function that stops waiting.
+ */
+export function scrollToHash(hash: string): () => void {
+  const scroll = () => {
+    const target = targetOf(hash);
+    target?.scrollIntoView({ behavior: "smooth", block: "start" });
+    return Boolean(target);
+  };
+  if (scroll()) return () => {};
+  const observer = new MutationObserver(() => {
+    if (scroll()) stop();
+  });
+  const timer = window.setTimeout(stop, ANCHOR_WAIT_MS);
+  function stop() {
+    observer.disconnect();
+    window.clearTimeout(timer);
+  }
+  observer.observe(document.body, { childList: true, subtree: true });
+  return stop;
 }
 
 export function useHashScroll(): void {
@@ -42,12 +66,13 @@ export function useHashScroll(): void {
     firstPage.current = false;
 
     if (location.hash) {
-      if (first) {
-        scrollToHash(location.hash);
-        return;
-      }
-      const timer = window.setTimeout(() => scrollToHash(location.hash), HASH_SCROLL_DELAY_MS);
-      return () => window.clearTimeout(timer);
+      if (first) return scrollToHash(location.hash);
+      let stopWaiting = () => {};
+      const timer = window.setTimeout(() => (stopWaiting = scrollToHash(location.hash)), HASH_SCROLL_DELAY_MS);
+      return () => {
+        window.clearTimeout(timer);
+        stopWaiting();
+      };
     }
     // First page without a hash: the browser's own restoration (e.g. on reload) stands.
     if (first) return;
