@@ -149,16 +149,18 @@ test("the footer: call to action, columns, address, support contacts, socials, p
 });
 
 test.describe("falling stars", () => {
-  test("40 stars, animated with transform and opacity only, the same on the server and the client", async ({ page, request }) => {
+  test("40 stars in the dark theme, animated with transform and opacity only, the same on the server and the client", async ({ page, request }) => {
     const html = await (await request.get("/")).text();
     const serverStars = [...html.matchAll(/<span class="falling-star" style="([^"]*)"/g)].map((m) => m[1]);
     expect(serverStars).toHaveLength(40);
 
-    await openHome(page);
+    const errors = await openHome(page, "dark");
     const stars = page.locator("[data-stars] .falling-star");
     await expect(stars).toHaveCount(40);
+    await expect(page.locator("[data-stars]")).toBeVisible();
     const clientStars = await stars.evaluateAll((els) => els.map((el) => el.getAttribute("style")));
     expect(clientStars).toEqual(serverStars);
+    expectNoHydrationProblems(errors);
 
     expect(await stars.first().evaluate((el) => getComputedStyle(el).animationName)).toBe("falling-star");
     expect(await stars.first().evaluate((el) => getComputedStyle(el).animationPlayState)).toBe("running");
@@ -177,9 +179,14 @@ test.describe("falling stars", () => {
     expect(animated).toEqual(["opacity", "transform"]);
   });
 
+  test("a night sky: not drawn in the light theme", async ({ page }) => {
+    await openHome(page, "light");
+    await expect(page.locator("[data-stars]")).toBeHidden();
+  });
+
   test("paused when the visitor prefers reduced motion", async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await openHome(page);
+    await openHome(page, "dark");
     const star = page.locator("[data-stars] .falling-star").first();
     expect(await star.evaluate((el) => getComputedStyle(el).animationPlayState)).toBe("paused");
   });

@@ -17,7 +17,7 @@ export function Footer({ showCta = true }: { showCta?: boolean }) {
         <div className="grid gap-10 lg:grid-cols-[1fr_1.1fr] lg:gap-16">
           <div>
             <SiteLink to="/" className="inline-flex items-center gap-3 text-xl font-bold tracking-tight text-gray-900 dark:text-white">
-              <img src={site.logo.src} alt={site.logo.alt} width={site.logo.width} height={site.logo.height} className="size-10" />
+              <img src={site.logo.src} alt={site.logo.alt} width={site.logo.width} height={site.logo.height} loading="lazy" className="size-10" />
               {site.name}
             </SiteLink>
             <p className="mt-4 max-w-md text-sm leading-6">{site.tagline}</p>

@@ -58,7 +58,10 @@ function FallbackImg({ src, alt, width, height, priority, className, variant }: 
       width={width}
       height={height}
       loading={priority ? "eager" : "lazy"}
-      fetchPriority={priority ? "high" : undefined}
+      // The server cannot know the theme: the light variant is the one
+      // preloaded at high priority; the dark one loads eagerly but "low",
+      // which also keeps React from preloading it for every visitor.
+      fetchPriority={priority ? (variant === "dark" ? "low" : "high") : undefined}
       decoding={priority ? "sync" : "async"}
       data-theme-variant={variant}
       data-failed={failed || undefined}
