@@ -251,8 +251,19 @@ for (const theme of ["light", "dark"] as const) {
       await page.emulateMedia({ reducedMotion: "reduce" });
       await openHome(page, theme);
       await expect(page.locator("html")).toHaveClass(theme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
-      // Nothing wider than the viewport (no sideways scrolling on a phone).
+      // Nothing wider than the viewport: no sideways scrolling, and no text
+      // cut off inside a section that hides its overflow.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      const overflowing = await page.evaluate((w) => {
+        const out: string[] = [];
+        for (const el of document.querySelectorAll("main h1, main h2, main h3, main p, main a, main button, main li, footer p, footer a, footer li")) {
+          if (el.closest("[aria-hidden=true]") || el.closest(".sr-only") || el.classList.contains("sr-only")) continue;
+          const r = el.getBoundingClientRect();
+          if (r.width > 0 && (r.right > w + 1 || r.left < -1)) out.push(`${el.tagName} "${el.textContent?.slice(0, 40)}" ${Math.round(r.left)}..${Math.round(r.right)}`);
+        }
+        return out;
+      }, width);
+      expect(overflowing).toEqual([]);
       // Lazy images below the fold: load them all before the full-page picture.
       await page.locator("img").evaluateAll((imgs: HTMLImageElement[]) => imgs.forEach((img) => (img.loading = "eager")));
       await page.waitForFunction(() => [...document.images].every((img) => img.complete));

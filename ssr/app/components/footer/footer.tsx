@@ -14,7 +14,7 @@ export function Footer({ showCta = true }: { showCta?: boolean }) {
     <footer className="border-t border-gray-200 bg-gray-50 text-gray-600 dark:border-white/10 dark:bg-gray-900/40 dark:text-gray-300">
       {showCta && <FooterCta cta={footer.cta} />}
       <div className="mx-auto max-w-7xl px-4 pt-14 pb-10 sm:px-6">
-        <div className="grid gap-10 lg:grid-cols-[1fr_1.1fr] lg:gap-16">
+        <div className="grid grid-cols-1 gap-10 lg:grid-cols-[1fr_1.1fr] lg:gap-16">
           <div>
             <SiteLink to="/" className="inline-flex items-center gap-3 text-xl font-bold tracking-tight text-gray-900 dark:text-white">
               <img src={site.logo.src} alt={site.logo.alt} width={site.logo.width} height={site.logo.height} loading="lazy" className="size-10" />

@@ -17,7 +17,7 @@ export function AiSection({ ai }: { ai: LandingContent["ai"] }) {
           <p className="mt-6 text-lg leading-8 text-gray-300">{ai.text}</p>
         </div>
 
-        <div className="mt-14 grid gap-8 lg:grid-cols-2">
+        <div className="mt-14 grid grid-cols-1 gap-8 lg:grid-cols-2">
           <div className="rounded-3xl bg-white/5 p-6 ring-1 ring-white/10 sm:p-8">
             <h3 className="text-xl font-semibold">{ai.writing.title}</h3>
             <dl className="mt-6 space-y-5">
@@ -31,10 +31,10 @@ export function AiSection({ ai }: { ai: LandingContent["ai"] }) {
             {/* A sample of what the writer produces. */}
             <figure className="mt-8 rounded-2xl bg-gray-900 p-5 ring-1 ring-white/10">
               <figcaption className="flex items-center justify-between gap-4 text-xs">
-                <span className="inline-flex items-center gap-1.5 rounded-full bg-brand-500/20 px-2.5 py-1 font-semibold text-brand-200">
+                <span className="inline-flex flex-none items-center gap-1.5 rounded-full bg-brand-500/20 px-2.5 py-1 font-semibold whitespace-nowrap text-brand-200">
                   <span aria-hidden="true">✦</span> {ai.sample.label}
                 </span>
-                <span className="truncate text-gray-400">{ai.sample.product}</span>
+                <span className="min-w-0 truncate text-gray-400">{ai.sample.product}</span>
               </figcaption>
               <blockquote className="mt-4 text-sm leading-6 text-gray-200">{ai.sample.text}</blockquote>
             </figure>
@@ -43,7 +43,7 @@ export function AiSection({ ai }: { ai: LandingContent["ai"] }) {
           <div className="rounded-3xl bg-white/5 p-6 ring-1 ring-white/10 sm:p-8">
             <h3 className="text-xl font-semibold">{ai.ads.title}</h3>
             <p className="mt-2 text-sm leading-6 text-gray-300">{ai.ads.text}</p>
-            <ol className="mt-6 grid gap-4 sm:grid-cols-2">
+            <ol className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2">
               {ai.ads.items.map((item, i) => (
                 <li key={item.title} className="rounded-2xl bg-gray-900 p-5 ring-1 ring-white/10">
                   <span aria-hidden="true" className="font-mono text-xs text-accent-400">

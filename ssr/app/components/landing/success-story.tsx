@@ -5,7 +5,7 @@ import type { LandingContent } from "./types";
 export function SuccessStory({ story }: { story: LandingContent["story"] }) {
   return (
     <section aria-labelledby="story-title" className="bg-brand-50/60 py-20 sm:py-24 dark:bg-white/[0.03]">
-      <div className="mx-auto grid max-w-7xl gap-12 px-4 sm:px-6 lg:grid-cols-[1.3fr_1fr] lg:items-center">
+      <div className="mx-auto grid max-w-7xl grid-cols-1 gap-12 px-4 sm:px-6 lg:grid-cols-[1.3fr_1fr] lg:items-center">
         <figure>
           <h2 id="story-title" className="text-sm font-semibold tracking-wide text-brand-700 uppercase dark:text-brand-300">
             {story.eyebrow}
