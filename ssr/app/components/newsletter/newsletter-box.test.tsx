@@ -1,0 +1,75 @@
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { createRoutesStub } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import newsletter from "../../../../shared/content/newsletter.json";
+import { siteData } from "~/lib/site.server";
+import { NewsletterBox } from "./newsletter-box";
+
+afterEach(cleanup);
+
+async function renderBox(url = "/") {
+  const Stub = createRoutesStub([{ id: "root", path: "*", loader: () => ({ site: siteData() }), Component: NewsletterBox }]);
+  render(<Stub initialEntries={[url]} />);
+  await screen.findByRole("heading", { name: newsletter.title });
+  return {
+    email: screen.getByLabelText(newsletter.label) as HTMLInputElement,
+    submit: screen.getByRole("button", { name: newsletter.button }),
+  };
+}
+
+describe("NewsletterBox", () => {
+  it("is an ordinary form posting to the edge, so it works without JavaScript", async () => {
+    await renderBox("/features?tab=ai&newsletter=subscribed");
+    const form = screen.getByRole("button", { name: newsletter.button }).closest("form")!;
+    expect(form.getAttribute("method")).toBe("post");
+    expect(form.getAttribute("action")).toBe("/api/v1/news-letter/subscribe");
+    expect((form.elements.namedItem("emailaddress") as HTMLInputElement).type).toBe("email");
+    // Comes back to this page, without the previous outcome.
+    expect((form.elements.namedItem("returnTo") as HTMLInputElement).value).toBe("/features?tab=ai");
+  });
+
+  it("shows the outcome the edge redirected back with", async () => {
+    await renderBox("/?newsletter=subscribed");
+    expect(screen.getByText("Subscribed!")).toBeTruthy();
+    cleanup();
+    await renderBox("/?newsletter=error&reason=empty");
+    expect(screen.getByRole("alert").textContent).toContain("Please provide an email address");
+  });
+
+  it("refuses a blank address without a request", async () => {
+    const fetcher = vi.spyOn(globalThis, "fetch");
+    const { email, submit } = await renderBox();
+    fireEvent.change(email, { target: { value: "  " } });
+    fireEvent.click(submit);
+    expect((await screen.findByRole("alert")).textContent).toContain("Please provide an email address");
+    expect(fetcher).not.toHaveBeenCalled();
+  });
+
+  it("goes loading, then 'Subscribed!'; the banner closes", async () => {
+    let answer!: (r: Response) => void;
+    vi.spyOn(globalThis, "fetch").mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const { email, submit } = await renderBox();
+    fireEvent.change(email, { target: { value: "ada@example.com" } });
+    fireEvent.click(submit);
+    const busy = await screen.findByRole("button", { name: newsletter.loading });
+    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    expect(busy.closest("form")!.getAttribute("aria-busy")).toBe("true");
+
+    answer(new Response(JSON.stringify({ data: { subscribed: true } }), { status: 200 }));
+    expect(await screen.findByText("Subscribed!")).toBeTruthy();
+    expect((screen.getByRole("button", { name: newsletter.button }) as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByRole("button", { name: newsletter.close }));
+    expect(screen.queryByText("Subscribed!")).toBeNull();
+  });
+
+  it("shows the server's errorDetail in a closable banner", async () => {
+    vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(JSON.stringify({ errorDetail: "Please enter a valid value" }), { status: 400 }));
+    const { email, submit } = await renderBox();
+    fireEvent.change(email, { target: { value: "ada@" } });
+    fireEvent.click(submit);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Please enter a valid value");
+    fireEvent.click(screen.getByRole("button", { name: newsletter.close }));
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+});
