@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, configure, fireEvent, render, screen } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import newsletter from "../../../../shared/content/newsletter.json";
@@ -6,6 +6,8 @@ import { siteData } from "~/lib/site.server";
 import { NewsletterBox } from "./newsletter-box";
 
 afterEach(cleanup);
+// The route stub's loader and first render can take seconds on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 async function renderBox(url = "/") {
   const Stub = createRoutesStub([{ id: "root", path: "*", loader: () => ({ site: siteData() }), Component: NewsletterBox }]);
