@@ -15,7 +15,7 @@ export function Hero({ hero, logos }: { hero: LandingContent["hero"]; logos: Log
       />
       <FallingStars className="-z-10" />
       <div className="mx-auto max-w-7xl px-4 pt-16 pb-16 sm:px-6 sm:pt-24 lg:pb-24">
-        <div className="mx-auto max-w-3xl text-center">
+        <div className="mx-auto max-w-4xl text-center">
           <p className="inline-flex items-center gap-2 rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold sm:px-4 sm:py-1.5 sm:text-sm text-brand-700 ring-1 ring-brand-200 dark:bg-brand-400/10 dark:text-brand-200 dark:ring-brand-400/30">
             <span aria-hidden="true" className="size-1.5 rounded-full bg-accent-500" />
             {hero.eyebrow}
