@@ -141,6 +141,7 @@ run() {
 BR=(-H 'Accept-Encoding: br')
 run a "$CONNS" "http://127.0.0.1:$NGINX_PORT/" "${BR[@]}"
 run b "$CONNS" "$EDGE_URL/" "${BR[@]}"
+EDGE_RSS_HITS=$(awk '/^VmRSS:/ { print $2 }' "/proc/$EDGE_PID/status")
 run c "$RENDER_CONNS" "$RENDERER_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA"
 run d "$RENDER_CONNS" "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/miss.lua"
 run e "$CONNS" "http://127.0.0.1:$FLOOR_PORT/" "${BR[@]}"
@@ -208,7 +209,10 @@ BE=$(ratio "$(field b 1)" "$(field e 1)")
   echo "| e/a (reference: Go's net/http floor vs nginx) | $EA | the best b/a any Go server here could reach |"
   echo "| b/e (the edge's hit path vs that floor) | $BE | |"
   echo
-  echo "Resident memory after the run: edge $(awk -v k="$EDGE_RSS" 'BEGIN { printf "%.0f MB", k / 1024 }') (VmRSS; the cache is bounded by CACHE_MAX_BYTES, default 64 MiB, and row (d) filled it with distinct keys), renderer $(awk -v k="$RENDERER_RSS" 'BEGIN { printf "%.0f MB", k / 1024 }')."
+  mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
+  echo "Resident memory (VmRSS) of the edge: $(mb "$EDGE_RSS_HITS") after the cache-hit row, $(mb "$EDGE_RSS") after the whole run;"
+  echo "row (d) filled the cache (CACHE_MAX_BYTES, default 64 MiB) with distinct keys, and the Go heap keeps garbage-collection headroom"
+  echo "above that (GOMEMLIMIT caps the whole process). The renderer: $(mb "$RENDERER_RSS")."
   echo
   echo "| Page weight of \`/\` | Raw | Brotli |"
   echo "|---|---:|---:|"
