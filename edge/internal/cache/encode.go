@@ -84,7 +84,9 @@ func negotiate(acceptEncoding string, haveGzip, haveBrotli bool) encoding {
 	}
 	br, gz := -1.0, -1.0 // -1: not mentioned
 	star := -1.0
-	for _, part := range strings.Split(acceptEncoding, ",") {
+	for rest := acceptEncoding; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, ",")
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		q := 1.0
 		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
