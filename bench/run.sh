@@ -160,7 +160,7 @@ asset_sizes() {
   for u in "$@"; do
     r=$(curl -s -o /dev/null -w '%{size_download}' "$EDGE_URL$u")
     read -r b enc < <(curl -s -o /dev/null -w '%{size_download} %header{content-encoding}\n' -H 'Accept-Encoding: br' "$EDGE_URL$u")
-    [ "$enc" = br ] || echo "bench: $u is not served with brotli ($enc)" >&2
+    [ "$enc" = br ] || echo "$u" >>"$TMP/not-brotli"
     raw=$((raw + r)); br=$((br + b))
   done
   echo "$raw $br"
@@ -219,6 +219,10 @@ BE=$(ratio "$(field b 1)" "$(field e 1)")
   echo "| HTML | $(kb "$(size "$html")") | $(kb "$(size "$TMP/html/index.html.br")") |"
   echo "| CSS (${#CSS[@]} file(s)) | $(kb "$CSS_RAW") | $(kb "$CSS_BR") |"
   echo "| First-load JavaScript (${#JS[@]} files) | $(kb "$JS_RAW") | $(kb "$JS_BR") |"
+  if [ -s "$TMP/not-brotli" ]; then
+    echo
+    echo "Not served with brotli (counted at their raw size in the brotli column): $(sort -u "$TMP/not-brotli" | sed 's/.*/`&`/' | paste -sd, - | sed 's/,/, /g')."
+  fi
   echo
   echo "Row (d) is a true miss: each request has a cache key never seen before, so the edge asks the renderer for the complete document, compresses it (gzip and brotli) and stores it, then answers. Row (c) is the renderer streaming to a browser."
 } | tee "$ROOT/bench/RESULTS.md"
