@@ -191,7 +191,7 @@ BE=$(ratio "$(field b 1)" "$(field e 1)")
   echo "Measured by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'): $(nproc) CPUs ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)), loopback,"
   echo "wrk $THREADS threads, $CONNS connections for rows a and b and $RENDER_CONNS for rows c and d, $WARMUP warm-up then $DURATION per row;"
   echo "load average before the run: $LOAD_BEFORE."
-  echo "Absolute figures vary by machine; the ratios are the point (all four rows share the machine with wrk itself)."
+  echo "Absolute figures vary by machine; the ratios are the point (every row shares the machine with wrk itself)."
   echo
   echo "| Row                                          |  Requests/s | p50 (ms) | p99 (ms) |"
   echo "|----------------------------------------------|------------:|---------:|---------:|"
