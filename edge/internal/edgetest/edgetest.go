@@ -6,8 +6,8 @@
 //	e := edgetest.Start(t, edgetest.Options{
 //		DB: db, // from storagetest.Each; nil = a fresh SQLite file
 //		Setup: func(e *edgetest.Edge) {
-//			newsletter.Register(e.Server.API, e.DB)
-//			e.Server.SetPages(cache.Wrap(e.Server.Pages(), e.DB))
+//			newsletter.New(e.DB).Register(e.Server.API)
+//			e.Server.SetPages(cache.New(cache.Options{...}).Wrap(e.Server.Pages()))
 //		},
 //	})
 //	res, err := http.Get(e.URL + "/features")
