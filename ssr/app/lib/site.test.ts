@@ -15,6 +15,11 @@ describe("fillPlaceholders", () => {
     });
     expect(content.a).toBe("Write to {email}");
   });
+
+  it("drops the content files' $comment notes, which no visitor sees, at every depth", () => {
+    const content = { $comment: "for editors", items: [{ $comment: "also", label: "Shown" }] };
+    expect(fillPlaceholders(content, settings)).toEqual({ items: [{ label: "Shown" }] });
+  });
 });
 
 describe("site settings", () => {

@@ -25,7 +25,12 @@ export interface SiteData {
 
 const PLACEHOLDER = /\{(email|phone|scheduleDemoUrl)\}/g;
 
-/** A deep copy of content with every {email}, {phone} and {scheduleDemoUrl} replaced. */
+/**
+ * A deep copy of content with every {email}, {phone} and {scheduleDemoUrl}
+ * replaced, and without the editors' "$comment" notes of the content files:
+ * they are never shown, and every byte of loader data is sent twice (markup
+ * and hydration data) to visitors on slow networks.
+ */
 export function fillPlaceholders<T>(content: T, settings: SiteSettings): T {
   if (typeof content === "string") {
     return content.replace(PLACEHOLDER, (_, key: keyof SiteSettings) => settings[key]) as T;
@@ -33,7 +38,9 @@ export function fillPlaceholders<T>(content: T, settings: SiteSettings): T {
   if (Array.isArray(content)) return content.map((item) => fillPlaceholders(item, settings)) as T;
   if (content && typeof content === "object") {
     return Object.fromEntries(
-      Object.entries(content).map(([key, value]) => [key, fillPlaceholders(value, settings)]),
+      Object.entries(content)
+        .filter(([key]) => key !== "$comment")
+        .map(([key, value]) => [key, fillPlaceholders(value, settings)]),
     ) as T;
   }
   return content;

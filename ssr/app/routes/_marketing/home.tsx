@@ -23,7 +23,7 @@ export function loader() {
     landing: withSiteSettings(landing),
     // Only what the page shows: the feature grid's limit, the hero's logo count.
     features: features.features.slice(0, landing.features.limit),
-    logos,
+    logos: withSiteSettings(logos),
   };
 }
 
