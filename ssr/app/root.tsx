@@ -55,7 +55,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#6428ef" />
-        {/* Blocking, before any stylesheet: the dark class is set before the first paint. */}
+        {/* Parser-blocking, in <head>: the dark class is set before any of <body> can paint. */}
         <script dangerouslySetInnerHTML={{ __html: themeScript }} />
         <Meta />
         {/* With a precedence React emits the stylesheet ahead of the scripts' modulepreloads,

@@ -44,7 +44,12 @@ test.describe("dark class before the first paint", () => {
   test("the server's HTML carries no theme class: the inline script decides", async ({ request }) => {
     const html = await (await request.get("/")).text();
     expect(html).toMatch(/<html lang="en-US">/);
-    expect(html.indexOf('localStorage.getItem("color-schema")')).toBeLessThan(html.indexOf('rel="stylesheet"'));
+    // A parser-blocking inline script in <head>: it runs before any of <body> is parsed, so
+    // nothing can be painted without the class (the first-frame tests above check the effect).
+    const script = html.indexOf('localStorage.getItem("color-schema")');
+    expect(script).toBeGreaterThan(html.indexOf("<head>"));
+    expect(script).toBeLessThan(html.indexOf("</head>"));
+    expect(html.slice(html.lastIndexOf("<script", script), script)).not.toMatch(/\b(async|defer|src=)/);
   });
 });
 
