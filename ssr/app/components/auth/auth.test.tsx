@@ -176,7 +176,8 @@ describe("Google sign-in button", () => {
     renderPage(() => <GoogleSignIn />, "/login", "client-123");
     const link = (await screen.findByText(auth.google.button)).closest("a")!;
     expect(link.getAttribute("href")).toBe("/api/v1/oaccount/sso-redirect/google");
-    expect(document.querySelector('script[src="https://accounts.google.com/gsi/client"]')).toBeTruthy();
+    // The provider adds Google's script from an effect, which may run after the first paint.
+    await waitFor(() => expect(document.querySelector('script[src="https://accounts.google.com/gsi/client"]')).toBeTruthy());
   });
 });
 
