@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
-import { api, API, messageFor } from "./api";
-import { AuthCard, Field, focusField, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { api, API } from "./api";
+import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { useAuthForm } from "./use-auth-form";
 import { emailError } from "./validation";
 
 const t = auth.forgot;
@@ -14,38 +15,27 @@ const t = auth.forgot;
 export function ForgotPasswordForm() {
   const [params] = useSearchParams();
   const hydrated = useHydrated();
-  const [email, setEmail] = useState("");
-  const [touched, setTouched] = useState(false);
-  const [sending, setSending] = useState(false);
-  const [errorDetail, setErrorDetail] = useState<string | null>(() => messageFor(params.get("error")));
+  const form = useAuthForm({ email: "" });
   const [sent, setSent] = useState<string | null>(() => (params.has("sent") ? auth.messages.resetSent : null));
-  const error = emailError(email);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (sending) return;
-    setTouched(true);
-    if (error) return focusField(event.currentTarget, "email");
-    setSending(true);
-    setErrorDetail(null);
-    setSent(null);
-    try {
+  const errors = { email: emailError(form.values.email) };
+  const onSubmit = form.submitWith(
+    errors,
+    async ({ email }) => {
+      setSent(null);
       const { data } = await api<{ data: { message: string } }>(API.forgotPassword, { email });
       setSent(data.message);
-    } catch (e) {
-      setErrorDetail((e as Error).message);
-    }
-    setSending(false);
-  }
+    },
+    { leavesPage: false },
+  );
 
   return (
     <AuthCard heading={t.heading} intro={t.intro}>
-      <FormAlert message={errorDetail} />
+      <FormAlert message={form.errorDetail} />
       <FormAlert message={sent} tone="notice" />
-      <form method="post" action={API.forgotPassword} noValidate={hydrated} onSubmit={onSubmit} aria-busy={sending} className="mt-4 space-y-5">
-        <Field id="forgot-email" name="email" type="email" label={t.email} autoComplete="email" inputMode="email" required
-          value={email} onChange={(e) => setEmail(e.target.value)} onBlur={() => setTouched(true)} error={touched ? error : undefined} />
-        <SubmitButton busy={sending} label={t.submit} busyLabel={t.submitting} />
+      <form method="post" action={API.forgotPassword} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+        <Field id="forgot-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
+          {...form.bind("email")} error={form.shown(errors, "email")} />
+        <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />
       </form>
       <p className="mt-6 text-center text-sm">
         <Link to="/login" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
-import { api, API, goOn, messageFor, type SignInStatus } from "./api";
-import { AuthCard, Field, focusField, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { api, API, goOn, type SignInStatus } from "./api";
+import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
 import { GoogleSignIn, useGoogleClientId } from "./google-signin";
-import { firstError, validateLogin } from "./validation";
+import { useAuthForm } from "./use-auth-form";
+import { validateLogin } from "./validation";
 
 const t = auth.login;
 
@@ -19,47 +19,27 @@ export function LoginForm() {
   const [params] = useSearchParams();
   const hydrated = useHydrated();
   const googleClientId = useGoogleClientId();
-  const [values, setValues] = useState({ email: "", password: "" });
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const [signingIn, setSigningIn] = useState(false);
-  const [errorDetail, setErrorDetail] = useState<string | null>(() => messageFor(params.get("error")));
+  const form = useAuthForm({ email: "", password: "" });
   const notice = params.has("signedOut") ? auth.messages.signedOut : null;
-  const errors = validateLogin(values);
-  const shown = (k: keyof typeof errors) => (touched[k] ? errors[k] : undefined);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (signingIn) return;
-    setTouched({ email: true, password: true });
-    const invalid = firstError(errors);
-    if (invalid) return focusField(event.currentTarget, invalid);
-    setSigningIn(true);
-    setErrorDetail(null);
-    try {
-      const { data } = await api<{ data: SignInStatus }>(API.login, values);
-      goOn(data);
-    } catch (error) {
-      setErrorDetail((error as Error).message);
-      setSigningIn(false);
-    }
-  }
-
-  const set = (k: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [k]: e.target.value }));
-  const touch = (k: string) => () => setTouched((s) => ({ ...s, [k]: true }));
+  const errors = validateLogin(form.values);
+  const onSubmit = form.submitWith(errors, async (values) => {
+    const { data } = await api<{ data: SignInStatus }>(API.login, values);
+    goOn(data);
+  });
 
   return (
     <AuthCard heading={t.heading} intro={t.intro}>
       <div className="space-y-4">
-        <FormAlert message={errorDetail} />
-        {!errorDetail && <FormAlert message={notice} tone="notice" />}
+        <FormAlert message={form.errorDetail} />
+        {!form.errorDetail && <FormAlert message={notice} tone="notice" />}
       </div>
-      <form method="post" action={API.login} noValidate={hydrated} onSubmit={onSubmit} aria-busy={signingIn} className="mt-4 space-y-5">
-        <Field id="login-email" name="email" type="email" label={t.email} autoComplete="email" inputMode="email" required
-          value={values.email} onChange={set("email")} onBlur={touch("email")} error={shown("email")} />
-        <Field id="login-password" name="password" type="password" label={t.password} autoComplete="current-password" required
-          value={values.password} onChange={set("password")} onBlur={touch("password")} error={shown("password")}
+      <form method="post" action={API.login} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+        <Field id="login-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
+          {...form.bind("email")} error={form.shown(errors, "email")} />
+        <Field id="login-password" type="password" label={t.password} autoComplete="current-password" required
+          {...form.bind("password")} error={form.shown(errors, "password")}
           hint={<Link to="/forgot-password" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">{t.forgot}</Link>} />
-        <SubmitButton busy={signingIn} label={t.submit} busyLabel={t.submitting} />
+        <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />
       </form>
       {googleClientId && <GoogleDivider label={t.or} />}
       <GoogleSignIn variant="credential" className="" />

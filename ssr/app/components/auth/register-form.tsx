@@ -1,11 +1,12 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import auth from "../../../../shared/content/auth.json";
-import { api, API, goOn, messageFor, type SignInStatus } from "./api";
-import { AuthCard, Field, focusField, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { api, API, goOn, type SignInStatus } from "./api";
+import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
 import { GoogleSignIn, useGoogleClientId } from "./google-signin";
 import { GoogleDivider } from "./login-form";
-import { firstError, slugify, storeNameError, validateRegister } from "./validation";
+import { useAuthForm } from "./use-auth-form";
+import { slugify, storeNameError, validateRegister } from "./validation";
 
 const t = auth.register;
 
@@ -22,51 +23,30 @@ type Availability =
  * store name is checked with the edge as the visitor types (debounced).
  */
 export function RegisterForm() {
-  const [params] = useSearchParams();
   const hydrated = useHydrated();
   const googleClientId = useGoogleClientId();
-  const [values, setValues] = useState({ name: "", email: "", password: "", storeName: "" });
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const [signingIn, setSigningIn] = useState(false);
-  const [errorDetail, setErrorDetail] = useState<string | null>(() => messageFor(params.get("error")));
-  const availability = useAvailability(values.storeName);
-  const errors = validateRegister(values);
+  const form = useAuthForm({ name: "", email: "", password: "", storeName: "" });
+  const availability = useAvailability(form.values.storeName);
+  const errors = validateRegister(form.values);
   if (!errors.storeName && availability.state === "done" && !availability.available) errors.storeName = availability.message;
-  const shown = (k: keyof typeof errors) => (touched[k] ? errors[k] : undefined);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (signingIn) return;
-    setTouched({ name: true, email: true, password: true, storeName: true });
-    const invalid = firstError(errors);
-    if (invalid) return focusField(event.currentTarget, invalid);
-    setSigningIn(true);
-    setErrorDetail(null);
-    try {
-      const { data } = await api<{ data: SignInStatus }>(API.register, values);
-      goOn(data);
-    } catch (error) {
-      setErrorDetail((error as Error).message);
-      setSigningIn(false);
-    }
-  }
-
-  const set = (k: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [k]: e.target.value }));
-  const touch = (k: string) => () => setTouched((s) => ({ ...s, [k]: true }));
-  const slug = slugify(values.storeName);
+  const onSubmit = form.submitWith(errors, async (values) => {
+    const { data } = await api<{ data: SignInStatus }>(API.register, values);
+    goOn(data);
+  });
+  const slug = slugify(form.values.storeName);
 
   return (
     <AuthCard heading={t.heading} intro={t.intro}>
-      <FormAlert message={errorDetail} />
-      <form method="post" action={API.register} noValidate={hydrated} onSubmit={onSubmit} aria-busy={signingIn} className="mt-4 space-y-5">
-        <Field id="register-name" name="name" label={t.name} autoComplete="name" required maxLength={100}
-          value={values.name} onChange={set("name")} onBlur={touch("name")} error={shown("name")} />
-        <Field id="register-email" name="email" type="email" label={t.email} autoComplete="email" inputMode="email" required
-          value={values.email} onChange={set("email")} onBlur={touch("email")} error={shown("email")} />
-        <Field id="register-password" name="password" type="password" label={t.password} autoComplete="new-password" required minLength={8} maxLength={128}
-          value={values.password} onChange={set("password")} onBlur={touch("password")} error={shown("password")} hint={t.passwordHint} />
-        <Field id="register-store" name="storeName" label={t.storeName} autoComplete="off" required
-          value={values.storeName} onChange={set("storeName")} onBlur={touch("storeName")} error={shown("storeName")}
+      <FormAlert message={form.errorDetail} />
+      <form method="post" action={API.register} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+        <Field id="register-name" label={t.name} autoComplete="name" required maxLength={100}
+          {...form.bind("name")} error={form.shown(errors, "name")} />
+        <Field id="register-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
+          {...form.bind("email")} error={form.shown(errors, "email")} />
+        <Field id="register-password" type="password" label={t.password} autoComplete="new-password" required minLength={8} maxLength={128}
+          {...form.bind("password")} error={form.shown(errors, "password")} hint={t.passwordHint} />
+        <Field id="register-store" label={t.storeName} autoComplete="off" required
+          {...form.bind("storeName")} error={form.shown(errors, "storeName")}
           hint={
             <span aria-live="polite" data-availability={availability.state === "done" ? (availability.available ? "available" : "taken") : availability.state}>
               {t.storeNameHint} <strong className="font-semibold text-gray-900 dark:text-white">{slug || "…"}{t.storeDomain}</strong>
@@ -76,7 +56,7 @@ export function RegisterForm() {
               )}
             </span>
           } />
-        <SubmitButton busy={signingIn} label={t.submit} busyLabel={t.submitting} />
+        <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />
       </form>
       {googleClientId && <GoogleDivider label={t.or} />}
       <GoogleSignIn className="" />

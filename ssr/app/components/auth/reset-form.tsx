@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
-import { api, API, goOn, messageFor, type SignInStatus } from "./api";
-import { AuthCard, Field, focusField, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { api, API, goOn, type SignInStatus } from "./api";
+import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { useAuthForm } from "./use-auth-form";
 import { newPasswordError } from "./validation";
 
 const t = auth.reset;
@@ -16,39 +16,24 @@ export function ResetPasswordForm() {
   const [params] = useSearchParams();
   const hydrated = useHydrated();
   const token = params.get("token") ?? "";
-  const [password, setPassword] = useState("");
-  const [touched, setTouched] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [errorDetail, setErrorDetail] = useState<string | null>(() => messageFor(params.get("error")));
-  const error = newPasswordError(password);
-  const linkDead = !token || errorDetail === auth.messages.resetInvalid;
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (saving) return;
-    setTouched(true);
-    if (error) return focusField(event.currentTarget, "password");
-    setSaving(true);
-    setErrorDetail(null);
-    try {
-      const { data } = await api<{ data: SignInStatus }>(API.resetPassword, { token, password });
-      goOn(data);
-    } catch (e) {
-      setErrorDetail((e as Error).message);
-      setSaving(false);
-    }
-  }
+  const form = useAuthForm({ password: "" });
+  const errors = { password: newPasswordError(form.values.password) };
+  const linkDead = !token || form.errorDetail === auth.messages.resetInvalid;
+  const onSubmit = form.submitWith(errors, async ({ password }) => {
+    const { data } = await api<{ data: SignInStatus }>(API.resetPassword, { token, password });
+    goOn(data);
+  });
 
   return (
     <AuthCard heading={t.heading} intro={t.intro}>
-      <FormAlert message={token ? errorDetail : t.missingToken} />
+      <FormAlert message={token ? form.errorDetail : t.missingToken} />
       {token && (
-        <form method="post" action={API.resetPassword} noValidate={hydrated} onSubmit={onSubmit} aria-busy={saving} className="mt-4 space-y-5">
+        <form method="post" action={API.resetPassword} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
           <input type="hidden" name="token" value={token} />
-          <Field id="reset-password" name="password" type="password" label={t.password} autoComplete="new-password" required minLength={8} maxLength={128}
-            value={password} onChange={(e) => setPassword(e.target.value)} onBlur={() => setTouched(true)} error={touched ? error : undefined}
+          <Field id="reset-password" type="password" label={t.password} autoComplete="new-password" required minLength={8} maxLength={128}
+            {...form.bind("password")} error={form.shown(errors, "password")}
             hint={auth.register.passwordHint} />
-          <SubmitButton busy={saving} label={t.submit} busyLabel={t.submitting} />
+          <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />
         </form>
       )}
       {linkDead && (
