@@ -1,4 +1,5 @@
 import type { LandingContent } from "./types";
+import { SectionHeading } from "./section-heading";
 
 /** AI-written copy and goal-based advertising automation (SPEC §1). */
 export function AiSection({ ai }: { ai: LandingContent["ai"] }) {
@@ -9,13 +10,7 @@ export function AiSection({ ai }: { ai: LandingContent["ai"] }) {
         className="absolute inset-0 -z-10 bg-[radial-gradient(50rem_30rem_at_15%_0%,rgba(116,71,250,0.45),transparent),radial-gradient(40rem_25rem_at_100%_100%,rgba(20,184,166,0.25),transparent)]"
       />
       <div className="mx-auto max-w-7xl px-4 sm:px-6">
-        <div className="max-w-3xl">
-          <p className="text-sm font-semibold tracking-wide text-accent-400 uppercase">{ai.eyebrow}</p>
-          <h2 id="ai-title" className="mt-3 text-3xl font-bold tracking-tight text-balance sm:text-5xl">
-            {ai.title}
-          </h2>
-          <p className="mt-6 text-lg leading-8 text-gray-300">{ai.text}</p>
-        </div>
+        <SectionHeading titleId="ai-title" eyebrow={ai.eyebrow} title={ai.title} text={ai.text} onDark />
 
         <div className="mt-14 grid grid-cols-1 gap-8 lg:grid-cols-2">
           <div className="rounded-3xl bg-white/5 p-6 ring-1 ring-white/10 sm:p-8">

@@ -1,17 +1,13 @@
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
 import type { LandingContent } from "./types";
+import { SectionHeading } from "./section-heading";
 
 /** Three reasons to move to Omnibus, with 'Create Store' and 'Schedule Demo'. */
 export function Reasons({ reasons }: { reasons: LandingContent["reasons"] }) {
   return (
     <section id={reasons.id} aria-labelledby="reasons-title" className="py-20 sm:py-28">
       <div className="mx-auto max-w-7xl px-4 sm:px-6">
-        <div className="max-w-3xl">
-          <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase dark:text-brand-300">{reasons.eyebrow}</p>
-          <h2 id="reasons-title" className="mt-3 text-3xl font-bold tracking-tight text-balance text-gray-950 sm:text-5xl dark:text-white">
-            {reasons.title}
-          </h2>
-        </div>
+        <SectionHeading titleId="reasons-title" eyebrow={reasons.eyebrow} title={reasons.title} />
         <ol className="mt-14 grid gap-8 md:grid-cols-3">
           {reasons.items.map((item) => (
             <li key={item.number} className="relative border-t-2 border-brand-500 pt-6">

@@ -1,10 +1,11 @@
 // /help/category/{slug}: the help-centre articles of one topic.
-import { data, Link, useLoaderData } from "react-router";
+import { data, useLoaderData } from "react-router";
 import { ArticleList, helpHref } from "~/components/content/article-list";
 import { ArticleNotFound } from "~/components/content/article-not-found";
 import { contentLabels, helpArticlesIn, helpCategory } from "~/lib/content.server";
 import { contentMeta } from "~/lib/content-meta";
 import type { Route } from "./+types/help-category";
+import { BackLink } from "~/components/content/back-link";
 
 export function loader({ params }: Route.LoaderArgs) {
   const category = helpCategory(params.slug);
@@ -20,12 +21,7 @@ export default function HelpCategoryPage() {
   const { category, articles, labels } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
-      <p className="text-sm">
-        <Link to="/help-centre" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">
-          <span aria-hidden="true">← </span>
-          {labels.backToHelp}
-        </Link>
-      </p>
+      <BackLink to="/help-centre" label={labels.backToHelp} />
       <h1 className="mt-8 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{category.title}</h1>
       <p className="mt-6 max-w-3xl text-lg text-gray-600 dark:text-gray-400">{category.description}</p>
       <h2 className="sr-only">{labels.articlesInCategory}</h2>
