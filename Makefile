@@ -5,7 +5,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 EDGE_BIN := edge/bin/edge
-GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -name '*.json' -path 'shared/*' 2>/dev/null)
+# The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
+GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
 .PHONY: run dev install build build-ssr build-edge test test-go test-node test-browser chromium bench lighthouse clean
 
