@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"omnibus/shared"
 )
 
 // CookieName is the session cookie (opaque; HttpOnly; SameSite=Lax; Secure
 // on https). The page cache bypasses any request carrying it.
-const CookieName = "omnibus_session"
+var CookieName = shared.HTTP.SessionCookie
 
 // touchEvery bounds how often a session's LastSeenAt is written: at most
 // once a minute per session, not on every request.

@@ -24,12 +24,14 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
+
+	"omnibus/shared"
 )
 
 // SessionCookie is the edge's session cookie. A request carrying it may see
 // a page made for that visitor, so it is never answered from, nor stored in,
 // the shared cache.
-const SessionCookie = "omnibus_session"
+var SessionCookie = shared.HTTP.SessionCookie
 
 // RenderModeHeader asks the renderer for the complete document (everything
 // resolved, as crawlers get it) instead of a stream, so the one stored copy

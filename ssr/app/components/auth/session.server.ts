@@ -4,7 +4,8 @@
 // nothing; any failure counts as signed out (logged).
 import type { SignInStatus } from "./api";
 
-export const SESSION_COOKIE = "omnibus_session";
+import { SESSION_COOKIE } from "~/lib/http-names";
+export { SESSION_COOKIE };
 const API_TIMEOUT_MS = 2_000;
 
 export async function signInStatus(request: Request, apiUrl = process.env.API_URL ?? "http://127.0.0.1:8080"): Promise<SignInStatus | null> {

@@ -1,0 +1,34 @@
+package shared
+
+import (
+	_ "embed"
+	"encoding/json"
+)
+
+//go:embed http.json
+var httpJSON []byte
+
+// HTTPNames are the cookie and header names of http.json, shared with the
+// renderer (ssr/app/lib/http-names.ts reads the same file).
+type HTTPNames struct {
+	// SessionCookie is the opaque session cookie the edge sets.
+	SessionCookie string `json:"sessionCookie"`
+	// AccountHeader carries the edge's resolved sign-in state to the
+	// renderer as JSON {"isLoggedIn":true,"omnicustomerStatus":"..."}; absent
+	// for anonymous visitors. Stripped from incoming requests.
+	AccountHeader string `json:"accountHeader"`
+	// NonceHeader carries the per-answer CSP nonce to the renderer.
+	// Stripped from incoming requests.
+	NonceHeader string `json:"nonceHeader"`
+	// RequestIDHeader is the request id echoed on answers and sent to the renderer.
+	RequestIDHeader string `json:"requestIdHeader"`
+}
+
+// HTTP is http.json, parsed once.
+var HTTP = func() HTTPNames {
+	var n HTTPNames
+	if err := json.Unmarshal(httpJSON, &n); err != nil {
+		panic("shared/http.json: " + err.Error())
+	}
+	return n
+}()

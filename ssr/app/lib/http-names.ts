@@ -1,0 +1,9 @@
+// Cookie and header names the edge and the renderer agree on: shared/http.json, read by both sides.
+import names from "@omnibus/shared/http.json";
+
+export const SESSION_COOKIE: string = names.sessionCookie;
+/** The edge's resolved sign-in state for this request (JSON), absent for anonymous visitors. */
+export const ACCOUNT_HEADER: string = names.accountHeader;
+/** The per-answer CSP nonce the edge chose for this document. */
+export const NONCE_HEADER: string = names.nonceHeader;
+export const REQUEST_ID_HEADER: string = names.requestIdHeader;
