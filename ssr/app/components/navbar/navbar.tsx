@@ -18,16 +18,16 @@ const BAR: Record<NavbarVariant, string> = {
  * small screens the links move into a disclosure (<details>), which works
  * with the keyboard, screen readers, and without JavaScript.
  */
-export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
+export function Navbar({ variant = "default", label = navigation.menu.label, sticky = true }: { variant?: NavbarVariant; label?: string; sticky?: boolean }) {
   return (
-    <header data-nav={variant} className={`sticky top-0 z-40 ${BAR[variant]}`}>
+    <header data-nav={variant} className={`${sticky ? "sticky top-0 z-40" : "relative"} ${BAR[variant]}`}>
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-2 focus:rounded focus:bg-brand-600 focus:px-3 focus:py-2 focus:text-white"
       >
         {navigation.skipLink}
       </a>
-      <nav aria-label={navigation.menu.label} className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">
+      <nav aria-label={label} className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">
         <Link to={navigation.brand.to} className="flex items-center gap-2 text-lg font-bold tracking-tight">
           <img src="/favicon.svg" alt="" width={28} height={28} />
           {navigation.brand.label}
