@@ -102,7 +102,7 @@ export default function ContentPagePage() {
 function PageSection({ section }: { section: ContentSection }) {
   const { text = [], items = [], plans = [], faqs = [] } = section;
   return (
-    <section className="mt-20">
+    <section id={section.id} className="mt-20">
       <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">{section.heading}</h2>
       {text.map((paragraph) => (
         <p key={paragraph} className="mt-4 max-w-3xl text-lg leading-8 text-gray-600 dark:text-gray-400">
