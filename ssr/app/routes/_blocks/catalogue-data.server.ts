@@ -2,6 +2,8 @@
 // article body rendered from Markdown the way articles are.
 import { blogArticles } from "~/lib/content.server";
 import { renderMarkdown } from "~/lib/markdown.server";
+import { siteData, withSiteSettings } from "~/lib/site.server";
+import landing from "../../../../shared/content/landing.json";
 import type { CatalogueData } from "./catalogue";
 
 const SAMPLE = `## Four weeks before the festive season
@@ -21,5 +23,6 @@ Order stock early: **suppliers run out too**. Then check three things:
 `;
 
 export function catalogueData(): CatalogueData {
-  return { articles: blogArticles(), proseHtml: renderMarkdown(SAMPLE) };
+  // The landing and footer content with the configured links filled in ({scheduleDemoUrl}), as the real pages get them.
+  return { articles: blogArticles(), proseHtml: renderMarkdown(SAMPLE), landing: withSiteSettings(landing), footer: siteData().footer };
 }

@@ -6,8 +6,8 @@ import appCss from "~/app.css?raw";
 import twTheme from "tailwindcss/theme.css?raw";
 import contact from "../../../../shared/content/contact.json";
 import features from "../../../../shared/content/features.json";
-import footer from "../../../../shared/content/footer.json";
-import landing from "../../../../shared/content/landing.json";
+import type footerContent from "../../../../shared/content/footer.json";
+import type landingContent from "../../../../shared/content/landing.json";
 import logos from "../../../../shared/content/logos.json";
 import notFoundContent from "../../../../shared/content/not-found.json";
 import pages from "../../../../shared/content/pages.json";
@@ -55,6 +55,9 @@ import { example, type Block } from "./showcase";
 export interface CatalogueData {
   articles: ArticleSummary[];
   proseHtml: string;
+  /** Content with the site's settings filled in (links like {scheduleDemoUrl}). */
+  landing: typeof landingContent;
+  footer: typeof footerContent;
 }
 
 type PageSection = { heading: string; items?: { title: string; text: string; link?: { label: string; to?: string; url?: string } }[]; plans?: Plan[]; faqs?: { question: string; answer: string }[] };
@@ -70,12 +73,11 @@ const people = [
   { name: "Farhan Qureshi", role: "Partnerships" },
   { name: "Lakshmi Nair", role: "Support, Bangalore" },
 ];
-const testimonials = [
+const testimonialsOf = (landing: typeof landingContent) => [
   { quote: landing.story.quote, name: landing.story.author, role: landing.story.role },
   { quote: "We run three shops and the marketplace from one stock count. Overselling stopped the first week.", name: "Rohan Mehta", role: "Founder, Pedal Pune" },
   { quote: "The AI writes a first draft of every product page; we edit and publish in minutes.", name: "Sara Thomas", role: "Owner, Sutra Jewels" },
 ];
-const screenshot = landing.hero.screenshot;
 const orders = {
   caption: "Orders this week",
   columns: ["Order", "Channel", "Status", "Total"],
@@ -106,6 +108,9 @@ const contactProps = (overrides: Partial<ContactFormProps> = {}): ContactFormPro
 
 /** The blocks by route id; `examples` may need the loader's data. */
 export function catalogue(data: CatalogueData): Record<string, Block> {
+  const { landing, footer } = data;
+  const testimonials = testimonialsOf(landing);
+  const screenshot = landing.hero.screenshot;
   return {
     "blocks-avatars": {
       intro: "A person's picture, or their initials when there is none; groups overlap and count the rest.",
@@ -178,7 +183,6 @@ export function catalogue(data: CatalogueData): Record<string, Block> {
       intro: "The real contact form, its fields with their error states and the busy submit button.",
       examples: [
         example({ title: "Contact form", component: ContactForm, props: contactProps(), source: "shared/content/contact.json" }),
-        example({ title: "Contact form after a refused field", component: ContactForm, props: contactProps({ topic: "general-enquiry", initialOutcome: "invalid", initialField: "email" }) }),
         example({ title: "Field with an error", component: Field, props: { id: "demo-email", label: "E-mail", type: "email", defaultValue: "not-an-email", error: "Please enter a valid e-mail address" } }),
         example({ title: "Field with a hint", component: Field, props: { id: "demo-store", label: "Store name", hint: "Your store's address will be omnibus.store/your-name", defaultValue: "" } }),
         example({ title: "Submit button, busy", component: SubmitButton, props: { busy: true, label: "Create store", busyLabel: "Creating your store…" } }),

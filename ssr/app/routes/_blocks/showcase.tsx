@@ -97,7 +97,7 @@ export function ExampleView({ example: e }: { example: Example }) {
             </p>
             {hydrated && <CopyButton text={json} label={e.title} />}
           </div>
-          <pre tabIndex={0} aria-label={`Content of “${e.title}” (JSON)`} className="mt-2 max-h-96 overflow-auto rounded-xl bg-gray-900 p-4 text-xs leading-5 text-gray-100 ring-1 ring-white/10">
+          <pre tabIndex={0} className="mt-2 max-h-96 overflow-auto rounded-xl bg-gray-900 p-4 text-xs leading-5 text-gray-100 ring-1 ring-white/10">
             <code>{json}</code>
           </pre>
         </div>
