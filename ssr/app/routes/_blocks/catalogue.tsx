@@ -9,7 +9,6 @@ import features from "../../../../shared/content/features.json";
 import type footerContent from "../../../../shared/content/footer.json";
 import type landingContent from "../../../../shared/content/landing.json";
 import logos from "../../../../shared/content/logos.json";
-import notFoundContent from "../../../../shared/content/not-found.json";
 import pages from "../../../../shared/content/pages.json";
 import { Field, SubmitButton } from "~/components/auth/form-parts";
 import { FeatureGrid } from "~/components/blocks/feature-grid";
@@ -18,7 +17,6 @@ import { ColorTokens, themeTokens, TypeTokens } from "~/components/catalogue/des
 import { ContactForm, type ContactFormProps } from "~/components/contact/contact-form";
 import { ArticleList } from "~/components/content/article-list";
 import { BackLink } from "~/components/content/back-link";
-import { NotFound } from "~/components/content/not-found";
 import { Prose } from "~/components/content/prose";
 import { Footer } from "~/components/footer/footer";
 import { FooterCta } from "~/components/footer/footer-cta";
@@ -322,10 +320,10 @@ export function catalogue(data: CatalogueData): Record<string, Block> {
       ],
     },
     "blocks-utilities": {
-      intro: "Small helpers: the back link of article pages and the not-found message.",
+      intro: "Small helpers: the back link of article pages and a link back to the top.",
       examples: [
         example({ title: "Back link", component: BackLink, props: { to: "/blocks", label: "Back to the catalogue" } }),
-        example({ title: "Not found", component: NotFound, props: { text: notFoundContent.text, to: "/blocks", backLabel: "Back to the catalogue" }, source: "shared/content/not-found.json" }),
+        example({ title: "Back to top", component: Button, props: { label: "Back to top", to: "#main", variant: "ghost" as const, size: "sm" as const } }),
       ],
     },
     "blocks-video": {
