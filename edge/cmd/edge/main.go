@@ -94,13 +94,13 @@ func run(log *slog.Logger) error {
 	var pages http.Handler = proxy.New(proxy.Options{Target: rend.URL(), Timeout: cfg.RendererTimeout, Logger: log})
 	// The page cache in front of it (off in dev mode, where pages change
 	// with every edit, and with CACHE_MAX_BYTES=0).
+	policies, err := cache.ParsePolicies(shared.RoutesJSON)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	var pageCache *cache.Cache
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
-		policies, err := cache.ParsePolicies(shared.RoutesJSON)
-		if err != nil {
-			ln.Close()
-			return err
-		}
 		pageCache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Logger: log})
 		fanCtx, stopFanout := context.WithCancel(context.Background())
 		defer stopFanout()
@@ -125,6 +125,12 @@ func run(log *slog.Logger) error {
 		GoogleClientID: cfg.GoogleClientID, GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuerURL: cfg.GoogleIssuerURL,
 	})
 	pages = accts.Pages(pages)
+	// Every form of a page's address reaches the session middleware, the
+	// cache and the renderer as one (not in dev mode, where Vite's own
+	// module URLs with their queries pass through the renderer).
+	if !cfg.RendererDev {
+		pages = policies.Canonical(pages)
+	}
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).

@@ -495,7 +495,8 @@ func TestPoliciesFromRouteTable(t *testing.T) {
 		"/blog/article/":             {Fresh: 60 * time.Second, Stale: 60 * time.Second},
 		"/blog/article/a/extra-part": {Fresh: 60 * time.Second, Stale: 60 * time.Second},
 	} {
-		if got := ps.For(path); got != want {
+		got := ps.For(path)
+		if got.Private != want.Private || got.Fresh != want.Fresh || got.Stale != want.Stale { // TestCanonicalAddresses covers Query
 			t.Errorf("For(%q) = %+v, want %+v", path, got, want)
 		}
 	}

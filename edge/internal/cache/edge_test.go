@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
@@ -194,6 +195,60 @@ func TestPurgeReachesOtherEdges(t *testing.T) {
 		}
 		if r, _ := b.Get(t, "/features"); r.Header.Get("X-Cache") != "HIT" {
 			t.Fatalf("the other edge purged more than /blog: %q", r.Header.Get("X-Cache"))
+		}
+	})
+}
+
+// Hostile traffic through the wired edge (canonical addresses, sessions,
+// cache): made-up session cookies and junk queries are answered from the
+// cache (the cookie cleared), so neither bypasses nor floods it; a real
+// session is never given the shared page.
+func TestFakeCookiesAndJunkQueriesHitTheCache(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		ps, err := ParsePolicies(shared.RoutesJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := New(Options{Policies: ps, Logger: slog.New(slog.DiscardHandler)})
+		e := edgetest.Start(t, edgetest.Options{DB: db, Setup: func(e *edgetest.Edge) {
+			accts := accounts.New(e.DB, nil, accounts.Options{PublicURL: e.URL})
+			accts.Register(e.Server.API)
+			e.Server.SetPages(ps.Canonical(accts.Pages(c.Wrap(e.Server.Pages()))))
+		}})
+		get := func(path, cookie string) *http.Response {
+			req, _ := http.NewRequest(http.MethodGet, e.URL+path, nil)
+			if cookie != "" {
+				req.Header.Set("Cookie", cookie)
+			}
+			res, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			return res
+		}
+		if res := get("/features", ""); res.Header.Get("X-Cache") != "MISS" {
+			t.Fatalf("first /features: %q", res.Header.Get("X-Cache"))
+		}
+		for _, cookie := range []string{
+			shared.HTTP.SessionCookie + "=made-up",
+			shared.HTTP.SessionCookie + "=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+			"theme=dark; " + shared.HTTP.SessionCookie + "=x",
+		} {
+			res := get("/features?q=1&page=9&utm_source=z", cookie)
+			cleared := false
+			for _, ck := range res.Cookies() {
+				cleared = cleared || (ck.Name == shared.HTTP.SessionCookie && ck.MaxAge < 0)
+			}
+			if res.StatusCode != 200 || res.Header.Get("X-Cache") != "HIT" || !cleared {
+				t.Fatalf("cookie %q: %d X-Cache %q, cookie cleared %v", cookie, res.StatusCode, res.Header.Get("X-Cache"), cleared)
+			}
+			if cc := res.Header.Get("Cache-Control"); !strings.HasPrefix(cc, "private") {
+				t.Errorf("an answer that clears a cookie must not be shared downstream: Cache-Control %q", cc)
+			}
+		}
+		if n, _ := c.Stats(); n != 1 {
+			t.Errorf("%d cache entries, want 1", n)
 		}
 	})
 }
