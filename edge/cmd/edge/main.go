@@ -26,6 +26,7 @@ import (
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
@@ -143,9 +144,16 @@ func run(log *slog.Logger) error {
 	}
 
 	// 7. The server and its routes.
+	proxies, err := request.ParseProxies(cfg.TrustedProxies)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	srv := server.New(server.Options{
-		Pages:  pages,
-		Assets: files,
+		Pages:          pages,
+		Assets:         files,
+		TrustedProxies: proxies,
+		Limits:         server.Limits{MaxConns: cfg.MaxConnections},
 		Checks: map[string]server.Check{
 			"database": func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error },
 			"renderer": rend.Check,

@@ -78,6 +78,21 @@ type Config struct {
 	// SessionTTL ends a session after this long without activity
 	// (SESSION_TTL, default 168h = 7 days).
 	SessionTTL time.Duration
+
+	// TrustedProxies lists the reverse proxies whose X-Forwarded-For,
+	// -Proto and -Host are believed, besides loopback (TRUSTED_PROXIES,
+	// comma-separated CIDRs or addresses; default none). Parsed by
+	// request.ParseProxies.
+	TrustedProxies string
+	// MaxConnections caps the edge's open client connections
+	// (MAX_CONNECTIONS, default 4096); more wait to be accepted.
+	MaxConnections int
+	// DBMaxOpenConns bounds the PostgreSQL connection pool
+	// (DB_MAX_OPEN_CONNS, default 20).
+	DBMaxOpenConns int
+	// DBPoolWait is how long a request waits for a free database connection
+	// before it is answered 503 (DB_POOL_WAIT, default 2s).
+	DBPoolWait time.Duration
 }
 
 // Load reads the environment.
@@ -104,6 +119,10 @@ func Load() Config {
 		GoogleIssuerURL:      env("GOOGLE_ISSUER_URL", "https://accounts.google.com"),
 		MerchantAppURL:       env("MERCHANT_APP_URL", "/landing-page"),
 		SessionTTL:           envDuration("SESSION_TTL", 7*24*time.Hour),
+		TrustedProxies:       os.Getenv("TRUSTED_PROXIES"),
+		MaxConnections:       envInt("MAX_CONNECTIONS", 4096),
+		DBMaxOpenConns:       envInt("DB_MAX_OPEN_CONNS", 20),
+		DBPoolWait:           envDuration("DB_POOL_WAIT", 2*time.Second),
 	}
 }
 

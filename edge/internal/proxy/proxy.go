@@ -110,12 +110,12 @@ func NewTransport(timeout time.Duration) *http.Transport {
 }
 
 // setForwarded tells the renderer who asked and how. Incoming forwarding
-// headers are kept only when the peer is a trusted proxy (loopback or a
-// private network); from anyone else they are replaced, so a visitor cannot
+// headers are kept only when the peer is a trusted proxy (loopback or
+// TRUSTED_PROXIES); from anyone else they are replaced, so a visitor cannot
 // claim another address.
 func setForwarded(out, in *http.Request) {
 	peer := request.PeerIP(in)
-	trusted := request.TrustedProxy(peer)
+	trusted := request.FromTrustedProxy(in)
 
 	xff := peer
 	if prior := in.Header.Get("X-Forwarded-For"); trusted && prior != "" {
