@@ -393,8 +393,8 @@ func storedHeader(h http.Header) http.Header {
 // Header values the hit path assigns as they are (no allocation). A later
 // Add elsewhere copies them, since their capacity is their length.
 var (
-	xCacheValues = map[string][]string{"HIT": {"HIT"}, "MISS": {"MISS"}, "STALE": {"STALE"}}
-	varyEncoding = []string{"Accept-Encoding"}
+	xCacheValues   = map[string][]string{"HIT": {"HIT"}, "MISS": {"MISS"}, "STALE": {"STALE"}}
+	varyEncoding   = []string{"Accept-Encoding"}
 	privateNoCache = []string{"private, no-cache"}
 )
 
