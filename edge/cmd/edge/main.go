@@ -62,6 +62,9 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	defer db.Close() // last: after the server and the renderer have stopped
+	if err := db.LimitPool(cfg.DBMaxOpenConns, cfg.DBPoolWait); err != nil {
+		return err
+	}
 
 	// 3. The listener first, so the renderer can be told the edge's port
 	// (its loaders fetch /api from it).
