@@ -17,14 +17,10 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// startEdge runs the whole edge (server middleware, proxy, renderer) with the
-// accounts wired as main wires them.
+// startEdge runs the whole edge as main wires it (internal/app: server
+// middleware, page cache, accounts, proxy, renderer).
 func startEdge(t *testing.T, db *storage.DB, real bool) *edgetest.Edge {
-	return edgetest.Start(t, edgetest.Options{DB: db, RealRenderer: real, Setup: func(e *edgetest.Edge) {
-		svc := accounts.New(e.DB, nil, accounts.Options{PublicURL: e.URL})
-		svc.Register(e.Server.API)
-		e.Server.SetPages(svc.Pages(e.Server.Pages()))
-	}})
+	return edgetest.Start(t, edgetest.Options{DB: db, RealRenderer: real})
 }
 
 type browser struct {
@@ -126,17 +122,14 @@ func TestEdgeRealPages(t *testing.T) {
 func TestSignedInPagesDuringDrain(t *testing.T) {
 	reached, release := make(chan struct{}, 8), make(chan struct{})
 	e := edgetest.Start(t, edgetest.Options{RealRenderer: true, Setup: func(e *edgetest.Edge) {
-		svc := accounts.New(e.DB, nil, accounts.Options{PublicURL: e.URL})
-		svc.Register(e.Server.API)
-		pages := e.Server.Pages()
-		gate := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pages := e.Server.Pages() // the production page handler: sessions, cache, renderer
+		e.Server.SetPages(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/privacy-policy" {
 				reached <- struct{}{}
 				<-release
 			}
 			pages.ServeHTTP(w, r)
-		})
-		e.Server.SetPages(svc.Pages(gate))
+		}))
 	}})
 	b := newBrowser(t, e.URL)
 	if res, body := b.do("POST", "/api/v1/oaccount/register", `{"name":"Ana","email":"ana@example.com","password":"correct horse battery","storeName":"ana"}`); res.StatusCode != http.StatusCreated {

@@ -1,40 +1,46 @@
-package cache
+package cache_test
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"omnibus/edge/internal/accounts"
+	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 	"omnibus/shared"
 )
 
-// startCachedEdge starts a whole edge (edgetest) with the page cache in front
-// of its renderer, as main wires it.
-func startCachedEdge(t *testing.T, opts edgetest.Options, now func() time.Time, token string) (*edgetest.Edge, *Cache) {
+// startCachedEdge starts a whole edge as main wires it (edgetest runs
+// internal/app), with the page cache on the given clock and purge token.
+func startCachedEdge(t *testing.T, opts edgetest.Options, now func() time.Time, token string) (*edgetest.Edge, *cache.Cache) {
 	t.Helper()
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
+	opts.Now = now
+	opts.Config = func(c *config.Config) { c.CachePurgeToken = token }
+	e := edgetest.Start(t, opts)
+	if e.App.Cache == nil {
+		t.Fatal("the page cache is off")
 	}
-	c := New(Options{Policies: ps, Now: now, Logger: slog.New(slog.DiscardHandler)})
-	opts.Setup = func(e *edgetest.Edge) {
-		ctx, cancel := context.WithCancel(context.Background())
-		t.Cleanup(cancel)
-		if err := c.StartFanout(ctx, e.DB); err != nil {
-			t.Fatal(err)
-		}
-		e.Server.SetPages(c.Wrap(e.Server.Pages()))
-		c.Register(e.Server.Echo, token)
-	}
-	return edgetest.Start(t, opts), c
+	return e, e.App.Cache
+}
+
+// clock is a settable time source.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
 
 // TestRendererKilled kills the real renderer: cached pages are still served
@@ -160,7 +166,7 @@ func TestPurgeReachesOtherEdges(t *testing.T) {
 			}
 		}
 
-		req, _ := http.NewRequest(http.MethodPost, a.URL+PurgePath, strings.NewReader(`{"path":"/blog"}`))
+		req, _ := http.NewRequest(http.MethodPost, a.URL+cache.PurgePath, strings.NewReader(`{"path":"/blog"}`))
 		req.Header.Set("Authorization", "Bearer tok")
 		req.Header.Set("Content-Type", "application/json")
 		res, err := http.DefaultClient.Do(req)
@@ -199,22 +205,12 @@ func TestPurgeReachesOtherEdges(t *testing.T) {
 	})
 }
 
-// Hostile traffic through the wired edge (canonical addresses, sessions,
-// cache): made-up session cookies and junk queries are answered from the
-// cache (the cookie cleared), so neither bypasses nor floods it; a real
-// session is never given the shared page.
+// Hostile traffic through the production wiring (canonical addresses,
+// sessions, cache): made-up session cookies and junk queries are answered
+// from the cache (the cookie cleared), so neither bypasses nor floods it.
 func TestFakeCookiesAndJunkQueriesHitTheCache(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
-		ps, err := ParsePolicies(shared.RoutesJSON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := New(Options{Policies: ps, Logger: slog.New(slog.DiscardHandler)})
-		e := edgetest.Start(t, edgetest.Options{DB: db, Setup: func(e *edgetest.Edge) {
-			accts := accounts.New(e.DB, nil, accounts.Options{PublicURL: e.URL})
-			accts.Register(e.Server.API)
-			e.Server.SetPages(ps.Canonical(accts.Pages(c.Wrap(e.Server.Pages()))))
-		}})
+		e := edgetest.Start(t, edgetest.Options{DB: db})
 		get := func(path, cookie string) *http.Response {
 			req, _ := http.NewRequest(http.MethodGet, e.URL+path, nil)
 			if cookie != "" {
@@ -230,15 +226,12 @@ func TestFakeCookiesAndJunkQueriesHitTheCache(t *testing.T) {
 		if res := get("/features", ""); res.Header.Get("X-Cache") != "MISS" {
 			t.Fatalf("first /features: %q", res.Header.Get("X-Cache"))
 		}
-		for _, cookie := range []string{
-			shared.HTTP.SessionCookie + "=made-up",
-			shared.HTTP.SessionCookie + "=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-			"theme=dark; " + shared.HTTP.SessionCookie + "=x",
-		} {
+		session := shared.HTTP.SessionCookie
+		for _, cookie := range []string{session + "=made-up", session + "=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "theme=dark; " + session + "=x"} {
 			res := get("/features?q=1&page=9&utm_source=z", cookie)
 			cleared := false
 			for _, ck := range res.Cookies() {
-				cleared = cleared || (ck.Name == shared.HTTP.SessionCookie && ck.MaxAge < 0)
+				cleared = cleared || (ck.Name == session && ck.MaxAge < 0)
 			}
 			if res.StatusCode != 200 || res.Header.Get("X-Cache") != "HIT" || !cleared {
 				t.Fatalf("cookie %q: %d X-Cache %q, cookie cleared %v", cookie, res.StatusCode, res.Header.Get("X-Cache"), cleared)
@@ -247,7 +240,10 @@ func TestFakeCookiesAndJunkQueriesHitTheCache(t *testing.T) {
 				t.Errorf("an answer that clears a cookie must not be shared downstream: Cache-Control %q", cc)
 			}
 		}
-		if n, _ := c.Stats(); n != 1 {
+		if res := get("//evil.example/features", ""); res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/evil.example/features" {
+			t.Errorf("//evil.example/features: %d → %q", res.StatusCode, res.Header.Get("Location"))
+		}
+		if n, _ := e.App.Cache.Stats(); n != 1 {
 			t.Errorf("%d cache entries, want 1", n)
 		}
 	})
