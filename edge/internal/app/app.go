@@ -146,7 +146,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// 4. Pages: everything that is not API, health or a static file, through
 	// the page cache (off in dev mode, where pages change with every edit,
 	// and with CACHE_MAX_BYTES=0).
-	var pages http.Handler = proxy.New(proxy.Options{Target: rend.URL(), Timeout: cfg.RendererTimeout, Logger: log})
+	var pages http.Handler = proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log})
 	policies, err := cache.ParsePolicies(shared.RoutesJSON)
 	if err != nil {
 		return nil, err

@@ -78,19 +78,23 @@ func TestRendererKilled(t *testing.T) {
 		t.Fatalf("browser %s %s, crawler %s %s", res.Header.Get("X-Cache"), res.Header.Get("ETag"), cres.Header.Get("X-Cache"), cres.Header.Get("ETag"))
 	}
 
-	// Kill the renderer. The supervisor restarts it after a pause; should
-	// it already be back when the uncached page is asked for, kill it again
-	// and ask for another page.
+	// Kill the renderer: the active child and its warm standby. The
+	// supervisor restarts them; should one already be back when the
+	// uncached page is asked for, kill them again and ask for another page.
 	starts := e.Renderer.Starts()
 	uncached := []string{"/omnibus-university", "/help-centre", "/ombre", "/forge", "/career"}
 	saw503 := false
 	for _, path := range uncached {
-		pid := e.Renderer.PID()
-		if pid == 0 {
+		pids := e.Renderer.PIDs()
+		if len(pids) == 0 {
 			t.Fatal("no renderer child")
 		}
-		syscall.Kill(-pid, syscall.SIGKILL) // its process group: node and anything it started
-		waitExit(t, pid)
+		for _, pid := range pids {
+			syscall.Kill(-pid, syscall.SIGKILL) // its process group: node and anything it started
+		}
+		for _, pid := range pids {
+			waitExit(t, pid)
+		}
 
 		res, _ := e.Get(t, "/")
 		if res.StatusCode != 200 || res.Header.Get("X-Cache") != "HIT" {
