@@ -26,7 +26,9 @@ import (
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/healthcheck"
 	"omnibus/edge/internal/mail"
+	"omnibus/edge/internal/migrate"
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
@@ -43,6 +45,12 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "purge" { // edge purge --path /x | --prefix /blog | --all
 		cfg := config.Load()
 		os.Exit(cache.RunPurgeCommand(os.Args[2:], cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "healthcheck" { // edge healthcheck [--ready]: the images' probe
+		os.Exit(healthcheck.Main(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "migrate" { // edge migrate: the Kubernetes init container
+		os.Exit(migrate.Main(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	if err := run(log); err != nil {
 		log.Error("edge stopped", "err", err)
