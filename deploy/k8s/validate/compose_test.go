@@ -202,3 +202,33 @@ func env(s types.ServiceConfig, key string) string {
 	}
 	return ""
 }
+
+// Files the images copy straight from the sources (not build outputs) exist,
+// and both images probe themselves.
+func TestDockerfileCopiesExistingFilesAndHasHealthChecks(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "deploy", "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := regexp.MustCompile(`/src/(\S+)`)
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(line, "COPY --from=web ") {
+			continue
+		}
+		fields := strings.Fields(line)
+		for _, f := range fields[2 : len(fields)-1] {
+			m := src.FindStringSubmatch(f)
+			if m == nil || strings.Contains(m[1], "build") || strings.Contains(m[1], "node_modules") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(repoRoot, m[1])); err != nil {
+				t.Errorf("deploy/Dockerfile copies %s, which is not in the repository", m[1])
+			}
+		}
+	}
+	for _, want := range []string{`HEALTHCHECK`, `CMD ["/app/edge", "healthcheck"]`, `CMD ["node", "healthcheck.js"]`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("deploy/Dockerfile lacks %s", want)
+		}
+	}
+}
