@@ -17,17 +17,10 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"omnibus/edge/internal/config"
 )
 
-// Main runs the subcommand with the edge's own configuration (LISTEN_ADDR)
-// and returns the exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
-	return Run(args, config.Load().Addr, stdout, stderr)
-}
-
-// Run probes the edge listening on addr (a LISTEN_ADDR such as ":8080").
+// Run probes the edge listening on addr (LISTEN_ADDR, such as ":8080") and
+// returns the exit code.
 func Run(args []string, addr string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("edge healthcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)

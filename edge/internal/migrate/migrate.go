@@ -13,14 +13,8 @@ import (
 	"omnibus/edge/internal/storage"
 )
 
-// Main runs the subcommand with the edge's own configuration and returns the
-// exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
-	return Run(args, config.Load(), stdout, stderr)
-}
-
-// Run migrates the database cfg names. It never prints the database URL
-// (it carries the password).
+// Run migrates the database cfg names and returns the exit code. It never
+// prints the database URL (it carries the password).
 func Run(args []string, cfg config.Config, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		fmt.Fprintln(stderr, "usage: edge migrate   (reads DATABASE_URL, else DATA_DIR)")
