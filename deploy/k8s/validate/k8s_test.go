@@ -32,14 +32,14 @@ var secretVars = []string{"DATABASE_URL", "GOOGLE_CLIENT_SECRET", "CACHE_PURGE_T
 // objects is one rendered kustomization, every object decoded into its
 // Kubernetes API type.
 type objects struct {
-	namespaces   []corev1.Namespace
-	configMaps   []corev1.ConfigMap
-	secrets      []corev1.Secret
-	services     []corev1.Service
-	deployments  []appsv1.Deployment
-	ingresses    []networkingv1.Ingress
-	pdbs         []policyv1.PodDisruptionBudget
-	hpas         []autoscalingv2.HorizontalPodAutoscaler
+	namespaces  []corev1.Namespace
+	configMaps  []corev1.ConfigMap
+	secrets     []corev1.Secret
+	services    []corev1.Service
+	deployments []appsv1.Deployment
+	ingresses   []networkingv1.Ingress
+	pdbs        []policyv1.PodDisruptionBudget
+	hpas        []autoscalingv2.HorizontalPodAutoscaler
 	namespaceOf map[string]string // "Kind/name" → metadata.namespace
 }
 
