@@ -7,6 +7,8 @@
 #   (e) for reference, Go's bare net/http with the same bytes (bench/gofloor)
 #   (f) the edge from its cache while a second client sends made-up session
 #       cookies and junk queries (bench/hostile.lua): both halves are hits
+# and, from the edge's Go benchmark, how soon a page is served again after
+# each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
 # the edge's resident memory after the run and the page's weight, and writes
 # the same table to bench/RESULTS.md. About two minutes in all.
@@ -163,6 +165,12 @@ read -r HOSTILE_MISSES HOSTILE_TOTAL < <(awk '/^hostile-not-hit/ { print $2, $4 
 grep -qE 'Non-2xx|Socket errors' "$TMP/wrk-f-hostile.txt" && { cat "$TMP/wrk-f-hostile.txt" >&2; die "(f) the hostile client got errors"; }
 F_TOTAL=$(( $(awk '{ print $1 }' <<<"$R_f") + HOSTILE_RPS ))
 
+# --- renderer crash recovery: the edge's Go benchmark, 10 crashes of the active child
+say "Renderer crash recovery: 10 crashes (BenchmarkRendererTakeover)..."
+TAKEOVER_MS=$(cd "$ROOT/edge" && go test -run '^$' -bench BenchmarkRendererTakeover -benchtime=10x ./internal/edgetest/ 2>&1 |
+  awk '/ms-p100/ { for (i = 1; i < NF; i++) if ($(i + 1) == "ms-p100") print $i }')
+[ -n "$TAKEOVER_MS" ] || die "the renderer takeover benchmark did not report"
+
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 EDGE_RSS=$(rss_kb "$EDGE_PID")
 RENDERER_PID=$(ps -o pid= --ppid "$EDGE_PID" | head -1 | tr -d ' ')
@@ -232,6 +240,8 @@ FB=$(ratio "$F_TOTAL" "$(field b 1)")
   echo "| e/a (reference: Go's net/http floor vs nginx) | $EA | the best b/a any Go server here could reach |"
   echo "| f/b (hits/s with a hostile second client vs clean) | $FB | $(check "$FB" 0.9) |"
   echo "| b/e (the edge's hit path vs that floor) | $BE | |"
+  echo
+  echo "Renderer crash recovery (BenchmarkRendererTakeover, 10 kills of the active child, an uncached page each time): served again within $TAKEOVER_MS ms (p100; target < 2000)."
   echo
   mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
   echo "Resident memory (VmRSS) of the edge: $(mb "$EDGE_RSS_HITS") after the cache-hit row, $(mb "$EDGE_RSS") after the whole run;"

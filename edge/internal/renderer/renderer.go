@@ -331,12 +331,32 @@ func (s *Supervisor) watch(in *instance, exited <-chan error) (wasReady bool) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			if s.check(ctx, in.url) == nil {
 				wasReady = true
+				s.warm(in)
 				s.up(in)
 				tick.Reset(time.Hour)
 			}
 			cancel()
 		}
 	}
+}
+
+// warm renders the landing page once on a child that has just started, so
+// the first visitor it serves after a takeover does not pay for Node's cold
+// start (module loading, JIT). Failures are ignored: health said it is up.
+func (s *Supervisor) warm(in *instance) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, in.url.String()+"/", nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
 }
 
 // up marks in ready; it becomes the active child if there is none ready.
