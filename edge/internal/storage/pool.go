@@ -39,7 +39,7 @@ func (db *DB) LimitPool(maxOpen int, wait time.Duration) error {
 	sqlDB.SetMaxOpenConns(maxOpen)
 	sqlDB.SetMaxIdleConns(maxOpen)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	p := &boundedPool{db: sqlDB, wait: wait}
+	p := &boundedPool{db: sqlDB, max: maxOpen, wait: wait}
 	db.DB.ConnPool = p
 	db.DB.Statement.ConnPool = p
 	return nil
@@ -51,6 +51,7 @@ func (db *DB) LimitPool(maxOpen int, wait time.Duration) error {
 // the transaction are done.
 type boundedPool struct {
 	db   *sql.DB
+	max  int
 	wait time.Duration
 }
 
@@ -65,6 +66,11 @@ func (p *boundedPool) conn(ctx context.Context) (*sql.Conn, error) {
 	defer cancel()
 	c, err := p.db.Conn(wctx)
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		if p.db.Stats().InUse < p.max {
+			// Not a full pool but a slow new connection (a loaded
+			// server): that may take as long as the caller allows.
+			return p.db.Conn(ctx)
+		}
 		return nil, fmt.Errorf("%w (waited %s)", ErrBusy, p.wait)
 	}
 	return c, err
