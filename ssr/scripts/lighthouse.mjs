@@ -64,6 +64,7 @@ async function waitFor(url, ms) {
 /** The edge on loopback with a renderer child (SSR_DIR) and a throw-away SQLite. */
 async function startEdge(port, ssrAppDir, name) {
   const origin = `http://127.0.0.1:${port}`;
+  if (await fetch(`${origin}/healthz`).then(() => true, () => false)) throw new Error(`${origin} already answers: set LIGHTHOUSE_PORT`);
   const edge = spawn(path.join(rootDir, "edge", "bin", "edge"), [], {
     cwd: path.join(rootDir, "edge"),
     env: {
@@ -156,6 +157,12 @@ const floor = await startEdge(PORT + 1, FLOOR_DIR, "floor").catch(async (error) 
   await stop(site.edge);
   throw error;
 });
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, async () => {
+    await Promise.all([stop(site.edge), stop(floor.edge)]);
+    process.exit(130);
+  });
+}
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],

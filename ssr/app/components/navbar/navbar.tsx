@@ -1,7 +1,7 @@
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import navigation from "../../../../shared/content/navigation.json";
-import { SignOutButton, useSignedIn } from "~/components/auth/sign-out";
+import { useSignedIn } from "~/components/auth/signed-in";
 import { ThemeSwitcher } from "~/components/theme-switcher";
 
 export type NavbarVariant = "default" | "inverted" | "minimal";
@@ -28,7 +28,7 @@ export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
         {navigation.skipLink}
       </a>
       <nav aria-label={navigation.menu.label} className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">
-        <Link to={navigation.brand.to} className="flex items-center gap-2 text-lg font-bold tracking-tight">
+        <Link to={navigation.brand.to} prefetch="intent" className="flex items-center gap-2 text-lg font-bold tracking-tight">
           <img src="/favicon.svg" alt="" width={28} height={28} />
           {navigation.brand.label}
         </Link>
@@ -39,7 +39,7 @@ export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
             <ul className="hidden items-center gap-6 text-sm font-medium lg:flex">
               {navigation.links.map((link) => (
                 <li key={link.to}>
-                  <NavLink to={link.to} className="opacity-80 transition hover:opacity-100 aria-[current=page]:opacity-100 aria-[current=page]:underline underline-offset-8">
+                  <NavLink to={link.to} prefetch="intent" className="opacity-80 transition hover:opacity-100 aria-[current=page]:opacity-100 aria-[current=page]:underline underline-offset-8">
                     {link.label}
                   </NavLink>
                 </li>
@@ -59,15 +59,24 @@ export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
   );
 }
 
+// Only signed-in visitors see it: anonymous ones never download its chunk.
+const SignOutButton = lazy(() => import("~/components/auth/sign-out").then((m) => ({ default: m.SignOutButton })));
+
 function AccountLinks() {
-  if (useSignedIn()) return <SignOutButton />;
+  if (useSignedIn())
+    return (
+      <Suspense fallback={null}>
+        <SignOutButton />
+      </Suspense>
+    );
   return (
     <>
-      <Link to={navigation.signIn.to} className="text-sm font-medium opacity-80 hover:opacity-100">
+      <Link to={navigation.signIn.to} prefetch="intent" className="text-sm font-medium opacity-80 hover:opacity-100">
         {navigation.signIn.label}
       </Link>
       <Link
         to={navigation.getStarted.to}
+        prefetch="intent"
         className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm transition hover:bg-brand-500"
       >
         {navigation.getStarted.label}
@@ -107,7 +116,7 @@ function MobileMenu() {
         <ul className="flex flex-col text-base font-medium">
           {navigation.links.map((link) => (
             <li key={link.to}>
-              <NavLink to={link.to} className="block py-3 aria-[current=page]:text-brand-600">
+              <NavLink to={link.to} prefetch="intent" className="block py-3 aria-[current=page]:text-brand-600">
                 {link.label}
               </NavLink>
             </li>

@@ -1,0 +1,35 @@
+// The prompt's message with Reload and Close: its own chunk, loaded only
+// when there is something to say (pwa-prompt.tsx).
+import pwa from "../../../../shared/content/pwa.json";
+import type { PwaState } from "./pwa-prompt";
+
+export function PwaBox({ state, onReload, onClose }: { state: Exclude<PwaState, null>; onReload: () => void; onClose: () => void }) {
+  return (
+    <div
+      data-pwa-prompt={state}
+      className="pointer-events-auto flex w-full max-w-sm items-start gap-4 rounded-2xl bg-white p-4 text-sm text-gray-900 shadow-2xl ring-1 ring-gray-200 dark:bg-gray-900 dark:text-gray-100 dark:ring-white/10"
+    >
+      <p className="flex-1 pt-1.5 font-medium">
+        {state === "offline-ready" ? pwa.prompt.offlineReady : pwa.prompt.needRefresh}
+      </p>
+      <div className="flex flex-none gap-2">
+        {state === "need-refresh" && (
+          <button
+            type="button"
+            onClick={onReload}
+            className="rounded-full bg-brand-600 px-3.5 py-1.5 font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+          >
+            {pwa.prompt.reload}
+          </button>
+        )}
+        <button
+          type="button"
+          onClick={onClose}
+          className="rounded-full px-3.5 py-1.5 font-semibold ring-1 ring-gray-300 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 dark:ring-white/20 dark:hover:bg-white/10"
+        >
+          {pwa.prompt.close}
+        </button>
+      </div>
+    </div>
+  );
+}
