@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/server"
@@ -64,3 +65,7 @@ type discardWriter struct{ h http.Header }
 func (d *discardWriter) Header() http.Header         { return d.h }
 func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
 func (d *discardWriter) WriteHeader(int)             {}
+
+// Deadlines are supported, as on a real connection (the server sets them per request).
+func (d *discardWriter) SetReadDeadline(time.Time) error  { return nil }
+func (d *discardWriter) SetWriteDeadline(time.Time) error { return nil }

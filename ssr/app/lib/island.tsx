@@ -5,8 +5,10 @@
 // else at once and keeps the island's server HTML as it is until its code is
 // loaded, which starts when the island comes near the viewport or the visitor
 // first interacts with the page (a click, a key, a touch), whichever is first;
-// it then hydrates without a mismatch. An island rendered after hydration (a
-// client-side navigation) loads its code at once.
+// it then hydrates without a mismatch. An island first rendered after that
+// interaction (a client-side navigation) loads its code at once. (React
+// hydrates a Suspense boundary after the first commit, so "hydrated" cannot be
+// told from a commit: the first interaction marks it.)
 import { lazy, Suspense, useRef, type ComponentType } from "react";
 
 let hydrated = false;
@@ -54,7 +56,6 @@ export function island<P extends object>(load: () => Promise<Record<string, unkn
         data-island={name}
         className={className}
         ref={(el) => {
-          hydrated = true; // a ref runs at commit: the page has hydrated
           if (!el || observed.current || ready || typeof IntersectionObserver === "undefined") return;
           observed.current = true;
           const io = new IntersectionObserver(
