@@ -92,9 +92,11 @@ test("offline: client-side navigation keeps working for pages visited before", a
   await controlled(page);
   const nav = page.getByRole("navigation", { name: navigation.menu.label });
   const h1 = page.getByRole("heading", { level: 1 });
+  const home = await h1.textContent();
   // /features visited by a client-side navigation (its data request went through the worker)...
   await nav.getByRole("link", { name: "Features", exact: true }).click();
   await expect(page).toHaveURL(/\/features$/);
+  await expect(h1).not.toHaveText(home!);
   const features = await h1.textContent();
   // ...and /blog by a document load.
   await page.goto("/blog");
