@@ -8,7 +8,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev install build build-ssr build-edge test test-go test-node test-browser chromium java bench lighthouse clean
+.PHONY: run dev install build build-ssr build-edge build-floor test test-go test-node test-browser chromium java bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -74,9 +74,15 @@ java:
 bench: build
 	bash bench/run.sh
 
-## lighthouse: Lighthouse (mobile, simulated throttling) on / in Debian's Chromium; prints the four scores, LCP, CLS, TBT (not part of make test)
-lighthouse: build chromium
+## lighthouse: Lighthouse (mobile, simulated throttling) on every page type and the bare React Router floor, 3 runs each; one table (not part of make test)
+lighthouse: build build-floor chromium
 	cd ssr && node scripts/lighthouse.mjs
+
+## build-floor: bench/floor, a bare React Router 7 page with the site's framework set-up (the floor row of make lighthouse)
+build-floor: bench/floor/build/server/index.js
+bench/floor/build/server/index.js: install $(wildcard bench/floor/*.ts bench/floor/*.js bench/floor/app/*.tsx bench/floor/app/*.ts bench/floor/app/routes/*.tsx) ssr/app/entry.server.tsx ssr/app/entry.client.tsx
+	npx react-router build bench/floor
+	node ssr/scripts/precompress.mjs bench/floor/build/client
 
 clean:
 	rm -rf edge/bin ssr/build node_modules

@@ -10,7 +10,8 @@
 # and, from the edge's Go benchmark, how soon a page is served again after
 # each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
-# the edge's resident memory after the run and the page's weight, and writes
+# the edge's resident memory after the run, the page's weight and the
+# first-load JavaScript of every page type, and writes
 # the same table to bench/RESULTS.md. About two minutes in all.
 #
 # Knobs: BENCH_DURATION (per row, default 18s), BENCH_WARMUP (default 3s;
@@ -257,6 +258,10 @@ FB=$(ratio "$F_TOTAL" "$(field b 1)")
     echo
     echo "Not served with brotli (counted at their raw size in the brotli column): $(sort -u "$TMP/not-brotli" | sed 's/.*/`&`/' | paste -sd, - | sed 's/,/, /g')."
   fi
+  echo
+  echo "First-load JavaScript of each page type (scripts/first-load.mjs: the client build's route manifest, brotli as served; the budget is ssr/perf-budget.json):"
+  echo
+  node "$SSR_DIR/scripts/first-load.mjs" "$SSR_DIR/build/client"
   echo
   echo "Row (d) is a true miss: each request has a cache key never seen before, so the edge asks the renderer for the complete document, compresses it (gzip and brotli) and stores it, then answers. Row (c) is the renderer streaming to a browser."
 } | tee "$ROOT/bench/RESULTS.md"

@@ -2,7 +2,8 @@
 // /sw.js (scope /) with Workbox from the client build, and the web app
 // manifest. The service worker precaches the shell (hashed JS/CSS, the
 // offline page, icons) and answers page navigations network-first, falling
-// back to the last copy it saw, then to /offline.html. It waits for the
+// back to the last copy it saw, then to /offline.html; client-side navigations'
+// data requests likewise (issue 14: navigation keeps working offline). It waits for the
 // visitor's 'Reload' before taking over (app/components/pwa/pwa-prompt.tsx),
 // and the edge serves /sw.js with Cache-Control: no-cache so updates are seen.
 import { VitePWA } from "vite-plugin-pwa";
@@ -53,6 +54,19 @@ export function pwaPlugin() {
             networkTimeoutSeconds: 5,
             expiration: { maxEntries: 50, maxAgeSeconds: 7 * 24 * 60 * 60 },
             precacheFallback: { fallbackURL: "/offline.html" },
+          },
+        },
+        {
+          // React Router's data requests of client-side navigations (/features.data):
+          // a page visited that way opens offline from here, with its route chunk
+          // from the precache. (One only ever loaded as a document is reloaded by
+          // the root's error boundary, and then comes from the "pages" cache.)
+          urlPattern: ({ request, url, sameOrigin }) => sameOrigin && request.method === "GET" && url.pathname.endsWith(".data"),
+          handler: "NetworkFirst",
+          options: {
+            cacheName: "page-data",
+            networkTimeoutSeconds: 5,
+            expiration: { maxEntries: 50, maxAgeSeconds: 7 * 24 * 60 * 60 },
           },
         },
         {

@@ -1,17 +1,18 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
+import { lazy, Suspense } from "react";
+import { Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import { googleClientId } from "~/components/auth/google-config.server";
 import { signInStatus } from "~/components/auth/session.server";
 import { ProgressBar } from "~/components/progress-bar";
 import { PwaPrompt } from "~/components/pwa/pwa-prompt";
 import { layoutFor } from "~/layouts";
-import { MinimalLayout } from "~/layouts/minimal";
 import { DEFAULT_PUBLIC_URL, LOCALE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
-import { siteData } from "~/lib/site.server";
+import { siteSettings } from "~/lib/site.server";
 import { useRouteEntry } from "~/lib/route-entry";
 import { themeScript } from "~/lib/theme";
 import { useHashScroll } from "~/lib/use-hash-scroll";
+import { useOfflineReload } from "~/lib/offline";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -24,8 +25,8 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request }: Route.LoaderArgs) {
   return {
     publicUrl: (process.env.PUBLIC_URL || DEFAULT_PUBLIC_URL).replace(/\/+$/, ""),
-    // Footer, company facts and newsletter words, with the configured support e-mail, phone and demo link.
-    site: siteData(),
+    // The configured support e-mail, phone and demo link; the footer's copy they fill is in lib/site.ts.
+    settings: siteSettings(),
     // Google sign-in's public client id ("" hides the button): components/auth.
     googleClientId: googleClientId(),
     // The signed-in visitor's status (null when signed out), resolved by the edge (account header).
@@ -87,28 +88,15 @@ export default function App() {
   );
 }
 
+// The error page is its own chunk: no page's first view needs its code.
+const ErrorPage = lazy(() => import("~/components/error-page").then((m) => ({ default: m.ErrorPage })));
+
 export function ErrorBoundary() {
   const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!isRouteErrorResponse(error)) console.error(error);
+  useOfflineReload(error);
   return (
-    <MinimalLayout>
-      <section className="mx-auto flex max-w-xl flex-1 flex-col justify-center px-6 py-24 text-center">
-        <p className="text-sm font-semibold text-brand-600 dark:text-brand-400">
-          {isRouteErrorResponse(error) ? error.status : 500}
-        </p>
-        <h1 className="mt-2 text-3xl font-bold tracking-tight sm:text-4xl">
-          {notFound ? "Page not found" : "Something went wrong"}
-        </h1>
-        <p className="mt-4 text-gray-600 dark:text-gray-400">
-          {notFound
-            ? "We could not find what you were looking for."
-            : "Sorry, this page could not be shown. Please try again in a moment."}
-        </p>
-        <a href="/" className="mt-8 font-semibold text-brand-600 hover:underline dark:text-brand-400">
-          Back to the home page
-        </a>
-      </section>
-    </MinimalLayout>
+    <Suspense fallback={null}>
+      <ErrorPage error={error} />
+    </Suspense>
   );
 }

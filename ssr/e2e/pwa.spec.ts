@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import navigation from "../../shared/content/navigation.json" with { type: "json" };
 import pwa from "../../shared/content/pwa.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
 
@@ -102,6 +103,37 @@ test("offline: a visited page opens from the cache, an unvisited one shows the o
 
     await page.goto("/partner-with-us");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are offline");
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test("offline: client-side navigation keeps working for pages visited before", async ({ page, context }) => {
+  await page.setViewportSize({ width: 1280, height: 800 }); // the navigation's links in the bar
+  await installed(page);
+  await controlled(page);
+  const nav = page.getByRole("navigation", { name: navigation.menu.label });
+  const h1 = page.getByRole("heading", { level: 1 });
+  const home = await h1.textContent();
+  // /features visited by a client-side navigation (its data request went through the worker)...
+  await nav.getByRole("link", { name: "Features", exact: true }).click();
+  await expect(page).toHaveURL(/\/features$/);
+  await expect(h1).not.toHaveText(home!);
+  const features = await h1.textContent();
+  // ...and /blog by a document load.
+  await page.goto("/blog");
+  await waitForHydration(page);
+  const blog = await h1.textContent();
+
+  await context.setOffline(true);
+  try {
+    await nav.getByRole("link", { name: "Features", exact: true }).click();
+    await expect(page).toHaveURL(/\/features$/);
+    await expect(h1).toHaveText(features!);
+    // No data of /blog was ever fetched: the failed navigation becomes a document load the worker answers.
+    await nav.getByRole("link", { name: "Blog", exact: true }).click();
+    await expect(page).toHaveURL(/\/blog$/);
+    await expect(h1).toHaveText(blog!);
   } finally {
     await context.setOffline(false);
   }

@@ -11,7 +11,8 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const root = path.resolve(import.meta.dirname, "../build/client");
+// The client build of the site, or of another app given as an argument (bench/floor).
+const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "../build/client"));
 const compressible = /\.(js|mjs|css|html|svg|json|webmanifest|xml|txt)$/;
 const threshold = 1024; // smaller files gain too little to be worth a second lookup
 // The service worker is left as it is: browsers re-fetch it on every update

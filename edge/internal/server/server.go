@@ -234,17 +234,21 @@ func requestContext(trusted request.Proxies) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
-			id := r.Header.Get(request.HeaderRequestID)
-			if !request.ValidID(id) {
-				id = uuid.NewString()
-				r.Header.Set(request.HeaderRequestID, id)
+			// By canonical key: Header.Get/Set with "X-Request-ID" would allocate
+			// its canonical form on every request.
+			ids := r.Header[requestIDKey]
+			if len(ids) == 0 || !request.ValidID(ids[0]) {
+				ids = []string{uuid.NewString()}
+				r.Header[requestIDKey] = ids
 			}
-			c.Response().Header().Set(request.HeaderRequestID, id)
-			c.SetRequest(request.With(r, id, c.RealIP(), trusted.Trusts(request.PeerIP(r))))
+			c.Response().Header()[requestIDKey] = ids[:1:1] // clipped: an Add elsewhere copies
+			c.SetRequest(request.With(r, ids[0], c.RealIP(), trusted.Trusts(request.PeerIP(r))))
 			return next(c)
 		}
 	}
 }
+
+var requestIDKey = http.CanonicalHeaderKey(request.HeaderRequestID)
 
 // accessLog writes one line per request when it ends (for a page stream,
 // when the last byte is sent).
@@ -257,9 +261,18 @@ func accessLog(log *slog.Logger) echo.MiddlewareFunc {
 				c.Error(err) // write the error response now so its status is logged
 			}
 			r, res := c.Request(), c.Response()
-			log.Info("http",
-				"method", r.Method, "path", r.URL.Path, "status", res.Status, "bytes", res.Size,
-				"ms", time.Since(start).Milliseconds(), "ip", c.RealIP(), "request_id", request.ID(r))
+			// The handler directly, with typed attributes and no caller PC:
+			// the same line as log.Info at a fraction of its allocations on
+			// the cache-hit path, where this line is most of the edge's work.
+			h := log.Handler()
+			if !h.Enabled(r.Context(), slog.LevelInfo) {
+				return nil
+			}
+			rec := slog.NewRecord(time.Now(), slog.LevelInfo, "http", 0)
+			rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", res.Status),
+				slog.Int64("bytes", res.Size), slog.Int64("ms", time.Since(start).Milliseconds()),
+				slog.String("ip", request.ClientIP(r)), slog.String("request_id", request.ID(r)))
+			_ = h.Handle(r.Context(), rec)
 			return nil
 		}
 	}

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Footer } from "~/components/footer/footer";
+import { Footer } from "~/components/footer/footer-island";
 import { Navbar } from "~/components/navbar/navbar";
 
 export function DefaultLayout({ children }: { children: ReactNode }) {

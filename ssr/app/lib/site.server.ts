@@ -1,9 +1,8 @@
 // Server-only: the configured support e-mail, phone and demo-booking link
-// (renderer environment), filled into the site content the root loader sends.
-import footer from "../../../shared/content/footer.json";
-import newsletter from "../../../shared/content/newsletter.json";
-import site from "../../../shared/content/site.json";
+// (renderer environment). The root loader sends them (not the copy they are
+// filled into, which the client has in lib/site.ts).
 import { fillPlaceholders, type SiteData, type SiteSettings } from "./site";
+import { siteContent } from "./site-content";
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   email: "support@omnibus.example",
@@ -22,7 +21,7 @@ export function siteSettings(env: NodeJS.ProcessEnv = process.env): SiteSettings
 
 /** Site, footer and newsletter content with the settings filled in. */
 export function siteData(settings: SiteSettings = siteSettings()): SiteData {
-  return fillPlaceholders({ site, footer, newsletter }, settings);
+  return siteContent(settings);
 }
 
 /** Any content (e.g. the landing page's) with the settings filled in. */

@@ -1,7 +1,6 @@
-// Site-wide content (company facts, footer, newsletter box) as the root
-// loader hands it to the page: read from shared/content on the server, with
-// the configured support e-mail, phone and demo link filled in (site.server.ts).
-import { useRouteLoaderData } from "react-router";
+// Site-wide content (company facts, footer, newsletter box): its types and
+// the {placeholder} filling. The copy itself is in site-content.ts, which only
+// the footer's chunk imports.
 import type footerJSON from "../../../shared/content/footer.json";
 import type newsletterJSON from "../../../shared/content/newsletter.json";
 import type siteJSON from "../../../shared/content/site.json";
@@ -44,13 +43,6 @@ export function fillPlaceholders<T>(content: T, settings: SiteSettings): T {
     ) as T;
   }
   return content;
-}
-
-/** The site content from the root loader. */
-export function useSiteData(): SiteData {
-  const data = useRouteLoaderData("root") as { site?: SiteData } | undefined;
-  if (!data?.site) throw new Error("The root loader did not provide the site content (siteData())");
-  return data.site;
 }
 
 /** An external link (http[s]:, mailto:, tel:) rather than a path of the site. */

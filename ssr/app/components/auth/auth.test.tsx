@@ -8,7 +8,7 @@ import auth from "../../../../shared/content/auth.json";
 import { browser, destinationFor, messageFor, redirectIfSignedIn } from "./api";
 import { LoginForm } from "./login-form";
 import { RegisterForm } from "./register-form";
-import { GoogleSignIn } from "./google-signin";
+import { GoogleSignIn } from "./google-button";
 import { signInStatus } from "./session.server";
 import { ACCOUNT_HEADER } from "~/lib/http-names";
 import { SignOutButton } from "./sign-out";

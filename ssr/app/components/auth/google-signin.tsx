@@ -11,21 +11,17 @@
 // open ("prompt not displayed") or closed early ("skipped") shows a message;
 // Google's script failing to load logs 'Error while loading plugin'.
 // Without JavaScript the button is a link to the edge's redirect flow.
-// Nothing renders when no client id is configured.
+// Nothing renders when no client id is configured. Pages import it through
+// google-button.tsx, which loads this module (its own chunk) only when needed.
 import { GoogleLogin, GoogleOAuthProvider, useGoogleLogin, useGoogleOAuth, type CredentialResponse } from "@react-oauth/google";
 import { useState } from "react";
-import { useRouteLoaderData } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { FormAlert, useHydrated } from "./form-parts";
+import { useGoogleClientId } from "./google-button";
 
 export const GOOGLE_SCOPES = "email profile openid";
 
-/** The client id from the root loader ("" when Google sign-in is off). */
-export function useGoogleClientId(): string {
-  const root = useRouteLoaderData("root") as { googleClientId?: string } | undefined;
-  return root?.googleClientId ?? "";
-}
 
 type Props = { className?: string; variant?: "code" | "credential" };
 

@@ -2,7 +2,7 @@ import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
-import { GoogleSignIn, useGoogleClientId } from "./google-signin";
+import { GoogleSignIn, useGoogleClientId } from "./google-button";
 import { useAuthForm } from "./use-auth-form";
 import { validateLogin } from "./validation";
 

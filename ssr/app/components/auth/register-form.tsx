@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
-import { GoogleSignIn, useGoogleClientId } from "./google-signin";
+import { GoogleSignIn, useGoogleClientId } from "./google-button";
 import { GoogleDivider } from "./login-form";
 import { useAuthForm } from "./use-auth-form";
 import { slugify, storeNameError, validateRegister } from "./validation";

@@ -2,16 +2,12 @@
 // button. It is a form posting to the edge (303 to /login?signedOut=1), so it
 // works without JavaScript; with it, the same post by fetch, then a full page
 // load so every part of the page is rendered signed out.
+//
+// The navigation loads this module (with the API client and the sign-in
+// words) only for a signed-in visitor: see AccountLinks in navbar.tsx.
 import { useState, type FormEvent } from "react";
-import { useRouteLoaderData } from "react-router";
 import auth from "../../../../shared/content/auth.json";
-import { api, API, browser, type SignInStatus } from "./api";
-
-/** Whether the root loader found a signed-in session for this page load. */
-export function useSignedIn(): boolean {
-  const root = useRouteLoaderData("root") as { account?: SignInStatus | null } | undefined;
-  return root?.account?.isLoggedIn === true;
-}
+import { api, API, browser } from "./api";
 
 export function SignOutButton({ className = "" }: { className?: string }) {
   const [busy, setBusy] = useState(false);

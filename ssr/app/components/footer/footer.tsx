@@ -2,10 +2,12 @@
 // call-to-action block, the logo with text, the address and support contacts,
 // link columns, the newsletter box, social links, inline policy links and the
 // copyright line. All words come from shared/content (footer.json, site.json)
-// through the root loader, with the configured e-mail, phone and demo link.
+// (lib/site-content.ts, in this chunk) with the configured e-mail, phone and
+// demo link from the root loader. Layouts show it as an island (footer-island.tsx).
 import { NewsletterBox } from "~/components/newsletter/newsletter-box";
 import { SiteLink } from "~/components/ui/site-link";
-import { telHref, useSiteData } from "~/lib/site";
+import { telHref } from "~/lib/site";
+import { useSiteData } from "~/lib/site-content";
 import { FooterCta } from "./footer-cta";
 
 export interface FooterProps {

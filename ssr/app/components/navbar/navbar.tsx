@@ -1,7 +1,7 @@
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link, useLocation } from "react-router";
 import navigation from "../../../../shared/content/navigation.json";
-import { SignOutButton, useSignedIn } from "~/components/auth/sign-out";
+import { useSignedIn } from "~/components/auth/signed-in";
 import { ThemeSwitcher } from "~/components/theme-switcher";
 
 export type NavbarVariant = "default" | "inverted" | "minimal";
@@ -24,7 +24,7 @@ export function isCurrent(link: NavItem, pathname: string): boolean {
 function NavItemLink({ link, className }: { link: NavItem; className: string }) {
   const { pathname } = useLocation();
   return (
-    <Link to={link.to} aria-current={isCurrent(link, pathname) ? "page" : undefined} className={className}>
+    <Link to={link.to} prefetch="intent" aria-current={isCurrent(link, pathname) ? "page" : undefined} className={className}>
       {link.label}
     </Link>
   );
@@ -45,7 +45,7 @@ export function Navbar({ variant = "default", label = navigation.menu.label, sti
         {navigation.skipLink}
       </a>
       <nav aria-label={label} className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">
-        <Link to={navigation.brand.to} className="flex items-center gap-2 text-lg font-bold tracking-tight">
+        <Link to={navigation.brand.to} prefetch="intent" className="flex items-center gap-2 text-lg font-bold tracking-tight">
           <img src="/favicon.svg" alt="" width={28} height={28} />
           {navigation.brand.label}
         </Link>
@@ -74,15 +74,24 @@ export function Navbar({ variant = "default", label = navigation.menu.label, sti
   );
 }
 
+// Only signed-in visitors see it: anonymous ones never download its chunk.
+const SignOutButton = lazy(() => import("~/components/auth/sign-out").then((m) => ({ default: m.SignOutButton })));
+
 function AccountLinks() {
-  if (useSignedIn()) return <SignOutButton />;
+  if (useSignedIn())
+    return (
+      <Suspense fallback={null}>
+        <SignOutButton />
+      </Suspense>
+    );
   return (
     <>
-      <Link to={navigation.signIn.to} className="text-sm font-medium opacity-80 hover:opacity-100">
+      <Link to={navigation.signIn.to} prefetch="intent" className="text-sm font-medium opacity-80 hover:opacity-100">
         {navigation.signIn.label}
       </Link>
       <Link
         to={navigation.getStarted.to}
+        prefetch="intent"
         className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm transition hover:bg-brand-500"
       >
         {navigation.getStarted.label}

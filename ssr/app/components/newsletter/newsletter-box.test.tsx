@@ -2,7 +2,7 @@ import { cleanup, configure, fireEvent, render, screen } from "@testing-library/
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import newsletter from "../../../../shared/content/newsletter.json";
-import { siteData } from "~/lib/site.server";
+import { siteSettings } from "~/lib/site.server";
 import { NewsletterBox } from "./newsletter-box";
 
 afterEach(cleanup);
@@ -10,7 +10,7 @@ afterEach(cleanup);
 configure({ asyncUtilTimeout: 10_000 });
 
 async function renderBox(url = "/") {
-  const Stub = createRoutesStub([{ id: "root", path: "*", loader: () => ({ site: siteData() }), Component: NewsletterBox }]);
+  const Stub = createRoutesStub([{ id: "root", path: "*", loader: () => ({ settings: siteSettings() }), Component: NewsletterBox }]);
   render(<Stub initialEntries={[url]} />);
   await screen.findByRole("heading", { name: newsletter.title });
   return {

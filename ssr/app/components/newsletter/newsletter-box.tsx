@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useLocation, useSearchParams } from "react-router";
-import { useSiteData } from "~/lib/site";
+import { useSiteData } from "~/lib/site-content";
 import { initialState, returnPath, subscribe, SUBSCRIBE_URL, type NewsletterState } from "./state";
 
 /**

@@ -5,29 +5,16 @@
 // navigation bar at the top, never over a page's content (the hero's calls to
 // action, a form); 'offline-ready' leaves on its own after a few seconds
 // (not while the pointer or focus is on it), 'need-refresh' stays until answered.
-import { useEffect, useRef, useState } from "react";
+// Registration (register.ts, with workbox-window) and the message
+// (pwa-box.tsx) are chunks of their own, loaded after hydration and when
+// there is a message: neither is part of a page's first load.
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { Workbox } from "workbox-window";
-import pwa from "../../../../shared/content/pwa.json";
 import { PWA_OFFLINE_READY_MS } from "~/lib/constants";
 
 export type PwaState = "offline-ready" | "need-refresh" | null;
 
-export const SW_URL = "/sw.js";
-export const SW_SCOPE = "/";
-
-/** Registers the service worker and reports the prompt's state. Browser only. */
-export async function registerServiceWorker(onState: (state: PwaState) => void): Promise<Workbox> {
-  const { Workbox } = await import("workbox-window");
-  const wb = new Workbox(SW_URL, { scope: SW_SCOPE });
-  // First install: the shell is precached, the site now works offline.
-  wb.addEventListener("installed", (event) => {
-    if (!event.isUpdate) onState("offline-ready");
-  });
-  // A new version is installed and waits for the open pages to let it take over.
-  wb.addEventListener("waiting", () => onState("need-refresh"));
-  await wb.register();
-  return wb;
-}
+const PwaBox = lazy(() => import("./pwa-box").then((m) => ({ default: m.PwaBox })));
 
 export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolean }) {
   const [state, setState] = useState<PwaState>(null);
@@ -52,7 +39,8 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
   useEffect(() => {
     if (!enabled || !("serviceWorker" in navigator)) return;
     let active = true;
-    registerServiceWorker((next) => active && setState(next))
+    import("./register")
+      .then(({ registerServiceWorker }) => registerServiceWorker((next) => active && setState(next)))
       .then((wb) => {
         workbox.current = wb;
       })
@@ -72,37 +60,11 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
   }
 
   return (
-    <div aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-50">
+    <div ref={box} aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-50">
       {state && (
-        <div
-          ref={box}
-          data-pwa-prompt={state}
-          className="pointer-events-auto flex min-h-16 items-center border-b border-gray-200 bg-white/95 text-sm text-gray-900 shadow-md backdrop-blur dark:border-white/10 dark:bg-gray-900/95 dark:text-gray-100"
-        >
-          <div className="mx-auto flex w-full max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">
-            <p className="flex-1 font-medium">
-              {state === "offline-ready" ? pwa.prompt.offlineReady : pwa.prompt.needRefresh}
-            </p>
-            <div className="flex flex-none gap-2">
-              {state === "need-refresh" && (
-                <button
-                  type="button"
-                  onClick={reload}
-                  className="rounded-full bg-brand-600 px-3.5 py-1.5 font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
-                >
-                  {pwa.prompt.reload}
-                </button>
-              )}
-              <button
-                type="button"
-                onClick={() => setState(null)}
-                className="rounded-full px-3.5 py-1.5 font-semibold ring-1 ring-gray-300 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 dark:ring-white/20 dark:hover:bg-white/10"
-              >
-                {pwa.prompt.close}
-              </button>
-            </div>
-          </div>
-        </div>
+        <Suspense fallback={null}>
+          <PwaBox state={state} onReload={reload} onClose={() => setState(null)} />
+        </Suspense>
       )}
     </div>
   );

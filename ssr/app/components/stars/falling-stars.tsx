@@ -4,8 +4,7 @@
 // Positions, delays and durations are computed from the star's index, so the
 // server and the client render the same markup. Under
 // prefers-reduced-motion: reduce the animation is paused. They show in the
-// dark theme, a night sky (stars.css).
-import starsCss from "./stars.css?raw";
+// dark theme, a night sky (stars.css, part of app.css: no CSS in the JS chunk).
 
 export const STAR_COUNT = 40;
 
@@ -45,10 +44,6 @@ const STARS = makeStars();
 export function FallingStars({ className = "" }: { className?: string }) {
   return (
     <div aria-hidden="true" data-stars className={`falling-stars ${className}`}>
-      {/* Inlined and hoisted into <head> by React: no extra render-blocking request. */}
-      <style href="falling-stars" precedence="low">
-        {starsCss}
-      </style>
       {STARS.map((star, i) => (
         <span
           key={i}

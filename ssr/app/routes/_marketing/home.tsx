@@ -6,17 +6,26 @@
 import features from "../../../../shared/content/features.json";
 import landing from "../../../../shared/content/landing.json";
 import logos from "../../../../shared/content/logos.json";
-import { AiSection } from "~/components/landing/ai-section";
-import { FeaturesSection } from "~/components/landing/features-section";
-import { GoogleSection } from "~/components/landing/google-section";
+import type { ComponentProps } from "react";
+import type { AiSection as AiSectionType } from "~/components/landing/ai-section";
+import type { FeaturesSection as FeaturesSectionType } from "~/components/landing/features-section";
+import { GoogleSection } from "~/components/auth/google-button";
 import { Hero } from "~/components/landing/hero";
-import { Reasons } from "~/components/landing/reasons";
-import { SuccessStory } from "~/components/landing/success-story";
+import type { Reasons as ReasonsType } from "~/components/landing/reasons";
+import type { SuccessStory as SuccessStoryType } from "~/components/landing/success-story";
+import { island } from "~/lib/island";
 import { routeMeta } from "~/lib/meta";
 import { withSiteSettings } from "~/lib/site.server";
 import type { Route } from "./+types/home";
 
 export const meta = routeMeta;
+
+// Below the hero (the first view, also on a phone) every section is an island:
+// server-rendered, its code loaded as it nears the viewport (lib/island.tsx).
+const FeaturesSection = island<ComponentProps<typeof FeaturesSectionType>>(() => import("~/components/landing/features-section"), "FeaturesSection");
+const AiSection = island<ComponentProps<typeof AiSectionType>>(() => import("~/components/landing/ai-section"), "AiSection");
+const Reasons = island<ComponentProps<typeof ReasonsType>>(() => import("~/components/landing/reasons"), "Reasons");
+const SuccessStory = island<ComponentProps<typeof SuccessStoryType>>(() => import("~/components/landing/success-story"), "SuccessStory");
 
 export function loader() {
   return {

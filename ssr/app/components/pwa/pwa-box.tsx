@@ -1,0 +1,35 @@
+// The prompt's message with Reload and Close, a bar over the navigation: its
+// own chunk, loaded only when there is something to say (pwa-prompt.tsx).
+import pwa from "../../../../shared/content/pwa.json";
+import type { PwaState } from "./pwa-prompt";
+
+export function PwaBox({ state, onReload, onClose }: { state: Exclude<PwaState, null>; onReload: () => void; onClose: () => void }) {
+  return (
+    <div
+      data-pwa-prompt={state}
+      className="pointer-events-auto flex min-h-16 items-center border-b border-gray-200 bg-white/95 text-sm text-gray-900 shadow-md backdrop-blur dark:border-white/10 dark:bg-gray-900/95 dark:text-gray-100"
+    >
+      <div className="mx-auto flex w-full max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">
+        <p className="flex-1 font-medium">{state === "offline-ready" ? pwa.prompt.offlineReady : pwa.prompt.needRefresh}</p>
+        <div className="flex flex-none gap-2">
+          {state === "need-refresh" && (
+            <button
+              type="button"
+              onClick={onReload}
+              className="rounded-full bg-brand-600 px-3.5 py-1.5 font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+            >
+              {pwa.prompt.reload}
+            </button>
+          )}
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded-full px-3.5 py-1.5 font-semibold ring-1 ring-gray-300 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 dark:ring-white/20 dark:hover:bg-white/10"
+          >
+            {pwa.prompt.close}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

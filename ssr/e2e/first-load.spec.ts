@@ -1,0 +1,63 @@
+// What a first-time visitor downloads (issue 14): no Google sign-in code when
+// Google is not configured, the footer's code only as it comes into view, no
+// copy of the footer inside the document's loader data, and navigation links
+// that fetch their page on intent (hover or focus), before the click.
+// Sizes and requests only: timings are make lighthouse's job.
+import { expect, test, type Page } from "@playwright/test";
+import navigation from "../../shared/content/navigation.json" with { type: "json" };
+import site from "../../shared/content/site.json" with { type: "json" };
+import { collectErrors, waitForHydration } from "./helpers";
+
+/** Every URL the page requests from now on. */
+function requests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on("request", (request) => urls.push(new URL(request.url()).pathname));
+  return urls;
+}
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+test("/ loads no Google sign-in code when Google is not configured", async ({ page }) => {
+  const urls = requests(page);
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.mouse.wheel(0, 20_000); // the whole page, islands included
+  await expect(page.locator("#newsletter")).toBeVisible();
+  expect(urls.filter((url) => /google|gsi/.test(url))).toEqual([]);
+});
+
+test("the footer's code loads as it comes into view, then it works like the rest of the page", async ({ page }) => {
+  const errors = collectErrors(page);
+  const urls = requests(page);
+  await page.goto("/");
+  await waitForHydration(page);
+  expect(urls.filter((url) => url.includes("/assets/footer-"))).toEqual([]);
+
+  const footerChunk = page.waitForRequest((request) => request.url().includes("/assets/footer-"));
+  await page.locator("footer").scrollIntoViewIfNeeded();
+  await footerChunk;
+  // Hydrated: the newsletter box validates in the page instead of posting the form.
+  const box = page.locator("#newsletter");
+  await expect.poll(() => box.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps")))).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test("the document's loader data does not repeat the footer's copy", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  const data = html.slice(html.indexOf("streamController"));
+  expect(html).toContain(site.tagline);
+  expect(data).not.toContain(site.tagline);
+});
+
+test("a navigation link fetches its page's data and route module on hover, before any click", async ({ page }) => {
+  await page.goto("/");
+  await waitForHydration(page);
+  const link = page.getByRole("navigation", { name: navigation.menu.label }).getByRole("link", { name: "Features", exact: true });
+  const data = page.waitForRequest((request) => new URL(request.url()).pathname === "/features.data");
+  const code = page.waitForRequest((request) => /\/assets\/features-[^/]+\.js$/.test(new URL(request.url()).pathname));
+  await link.hover();
+  await Promise.all([data, code]);
+  await link.click();
+  await expect(page).toHaveURL(/\/features$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
