@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -82,6 +83,9 @@ func read(c echo.Context) (map[string]string, *problem) {
 // for a form post a 303 back to page with ?error=<code> (and extra, e.g. the
 // reset token, so the page can be used again).
 func refuse(c echo.Context, page string, extra url.Values, p *problem) error {
+	if p.code == codeBusy {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(hashQueueDeadline/time.Second)))
+	}
 	if isForm(c.Request()) {
 		q := url.Values{}
 		for k, v := range extra {

@@ -20,6 +20,7 @@ import (
 
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 )
 
 // Google sign-in (SPEC §7). Three ways in, one account rule:
@@ -125,7 +126,7 @@ func (g *google) verify(ctx context.Context, raw string) (*identity, *problem) {
 	if code != "" || tok.Subject == "" {
 		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
 	}
-	return &identity{Subject: tok.Subject, Email: email, Name: strings.TrimSpace(c.Name)}, nil
+	return &identity{Subject: tok.Subject, Email: email, Name: strings.TrimSpace(validation.Clean(c.Name))}, nil
 }
 
 // exchange trades a code for tokens and verifies the ID token.

@@ -9,12 +9,14 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/validation"
 )
 
-// Store names become a subdomain: 3-63 of a-z, 0-9 and inner hyphens.
-const (
-	minStoreName = 3
-	maxStoreName = 63
+// Store names become a subdomain: 3-63 (shared/validation.json) of a-z, 0-9
+// and inner hyphens.
+var (
+	minStoreName = validation.Field("storeName").MinLength
+	maxStoreName = validation.Field("storeName").MaxLength
 )
 
 // reservedStoreNames are subdomains the platform keeps for itself or that
@@ -64,6 +66,8 @@ func storeNameProblem(raw, slug string) string {
 	switch {
 	case strings.TrimSpace(raw) == "":
 		return codeStoreNameRequired
+	case validation.HasForbidden(raw, false):
+		return codeStoreNameInvalid
 	case len(slug) < minStoreName:
 		return codeStoreNameTooShort
 	case len(slug) > maxStoreName:

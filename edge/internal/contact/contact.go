@@ -25,12 +25,9 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	netmail "net/mail"
 	"net/url"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -38,6 +35,7 @@ import (
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 	"omnibus/shared"
 )
 
@@ -282,32 +280,19 @@ func Validate(in Input) (Message, string) {
 	if _, ok := content.Pages[m.Topic]; !ok {
 		return Message{}, "topic"
 	}
-	values := map[string]string{"name": m.Name, "email": m.Email, "company": m.Company, "phone": m.Phone, "message": m.Message}
+	values := map[string]*string{"name": &m.Name, "email": &m.Email, "company": &m.Company, "phone": &m.Phone, "message": &m.Message}
 	for _, name := range fieldOrder {
-		v := values[name]
-		f := content.Fields[name]
-		n := utf8.RuneCountInString(v)
-		switch {
-		case v == "" && !f.Required:
-			continue
-		case v == "", n < f.MinLength, n > f.MaxLength, !utf8.ValidString(v), hasControl(v, name == "message"):
+		// Lengths, required fields, the e-mail pattern and the characters
+		// no field takes: shared/validation.json.
+		v, p := validation.Check(name, *values[name])
+		if p != validation.OK || name == "phone" && v != "" && !validPhone(v) {
 			return Message{}, name
 		}
-		if name == "email" && !validEmail(v) || name == "phone" && !validPhone(v) {
-			return Message{}, name
+		if name != "email" {
+			*values[name] = v
 		}
 	}
 	return m, ""
-}
-
-// validEmail accepts a plain addr-spec with a dotted domain.
-func validEmail(e string) bool {
-	a, err := netmail.ParseAddress(e)
-	if err != nil || a.Name != "" || a.Address != e {
-		return false
-	}
-	domain := e[strings.LastIndexByte(e, '@')+1:]
-	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
 }
 
 // validPhone accepts 7 to 15 digits (E.164's maximum), optionally led by +
@@ -324,17 +309,6 @@ func validPhone(p string) bool {
 		}
 	}
 	return digits >= 7 && digits <= 15
-}
-
-// hasControl reports control characters other than line breaks and tabs
-// in a multi-line field.
-func hasControl(s string, multiline bool) bool {
-	for _, r := range s {
-		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\t')) {
-			return true
-		}
-	}
-	return false
 }
 
 // redirect answers a form post with 303 to the topic's own page (a known

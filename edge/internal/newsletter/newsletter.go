@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"net/mail"
 	"net/url"
 	"strings"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 	"omnibus/shared"
 )
 
@@ -165,25 +165,17 @@ func decodeJSON(body []byte) (email, reason string) {
 }
 
 // Normalise trims and lower-cases an address, or says why it is refused:
-// "empty" for an empty or blank one, "invalid" for one that is not a plain
-// addr-spec with a dotted domain.
+// "empty" for an empty or blank one, "invalid" for one that breaks the
+// e-mail rule of shared/validation.json.
 func Normalise(raw string) (email, reason string) {
-	e := strings.TrimSpace(raw)
-	if e == "" {
+	e, p := validation.Email(raw)
+	switch p {
+	case validation.OK:
+		return e, ""
+	case validation.Required:
 		return "", reasonEmpty
 	}
-	if len(e) > 254 {
-		return "", reasonInvalid
-	}
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Name != "" || a.Address != e {
-		return "", reasonInvalid
-	}
-	domain := e[strings.LastIndexByte(e, '@')+1:]
-	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
-		return "", reasonInvalid
-	}
-	return strings.ToLower(e), ""
+	return "", reasonInvalid
 }
 
 func fail(c echo.Context, form bool, returnTo, reason string) error {
