@@ -81,7 +81,8 @@ type Service struct {
 	public *url.URL
 	google *google
 
-	// Rate limits, per client IP and per account e-mail.
+	// Rate limits, per client IP (request.ClientIP: what the server
+	// middleware resolved) and, for logins, per client IP and account e-mail.
 	LoginByIP, LoginByAccount *ratelimit.Limiter
 	ResetByIP, ResetByAccount *ratelimit.Limiter
 	RegisterByIP, GoogleByIP  *ratelimit.Limiter
@@ -146,6 +147,7 @@ func (s *Service) Register(g *echo.Group) {
 	g.GET("/onboarding/check-omnidomain-availability", s.checkAvailability)
 	g.POST("/oaccount/signin/google", s.googleSignIn, guard)
 	g.GET("/oaccount/sso-redirect/google", s.googleRedirect)
+	g.GET("/oaccount/verify-email", s.verifyEmail)
 }
 
 // Destination is where a signed-in visitor of the given status belongs

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/validation"
@@ -34,7 +35,7 @@ func normaliseEmail(raw string) (string, string) {
 // signs the visitor in: 201 with the status, or 303 to /contact-us.
 func (s *Service) register(c echo.Context) error {
 	const page = "/register"
-	if ok, wait := s.RegisterByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.RegisterByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)
@@ -83,6 +84,8 @@ func (s *Service) register(c echo.Context) error {
 		}
 		return refuse(c, page, nil, fail(http.StatusConflict, codeStoreNameTaken))
 	}
+	created := *acct
+	s.background(func() { s.sendVerification(created) })
 	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
 		slog.Error("accounts: session after register", "err", err)
 		return refuse(c, page, nil, errUnavailable)
@@ -94,7 +97,7 @@ func (s *Service) register(c echo.Context) error {
 // Rate-limited per client IP and per account e-mail (429 + Retry-After).
 func (s *Service) login(c echo.Context) error {
 	const page = "/login"
-	if ok, wait := s.LoginByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.LoginByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)
@@ -108,7 +111,9 @@ func (s *Service) login(c echo.Context) error {
 	if code != "" {
 		return refuse(c, page, nil, fail(http.StatusBadRequest, code))
 	}
-	if ok, wait := s.LoginByAccount.Allow(email); !ok {
+	// Per client IP and account together: an attacker guessing someone's
+	// password is slowed, the owner signing in from another network is not.
+	if ok, wait := s.LoginByAccount.Allow(request.ClientIP(c.Request()) + " " + email); !ok {
 		return limited(c, page, wait)
 	}
 	ctx := c.Request().Context()

@@ -6,14 +6,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
-	"omnibus/edge/internal/mail"
 )
 
 // resetTTL is how long an e-mailed reset link works.
@@ -38,7 +37,7 @@ func (PasswordReset) TableName() string { return "password_resets" }
 // link valid for an hour is e-mailed.
 func (s *Service) forgotPassword(c echo.Context) error {
 	const page = "/forgot-password"
-	if ok, wait := s.ResetByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)
@@ -86,14 +85,7 @@ func (s *Service) sendReset(email string) {
 	}
 	link := s.public.JoinPath("/reset-password")
 	link.RawQuery = url.Values{"token": {token}}.Encode()
-	body := strings.NewReplacer("{name}", acct.Name, "{link}", link.String()).Replace(content.ResetEmail.Body)
-	if s.mail == nil {
-		slog.Error("accounts: no mail sender; reset link not sent", "account", acct.ID)
-		return
-	}
-	if err := s.mail.Send(ctx, mail.Message{To: acct.Email, Subject: content.ResetEmail.Subject, Text: body}); err != nil {
-		slog.Error("accounts: send reset mail", "err", err, "account", acct.ID)
-	}
+	s.mailLink(ctx, acct, content.ResetEmail, link.String())
 }
 
 // resetPassword: POST /hq/oaccount/resetPassword {token, password}. Sets the
@@ -101,7 +93,7 @@ func (s *Service) sendReset(email string) {
 // this browser in with a fresh one.
 func (s *Service) resetPassword(c echo.Context) error {
 	const page = "/reset-password"
-	if ok, wait := s.ResetByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)

@@ -31,6 +31,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
@@ -192,7 +193,7 @@ func (s *Service) create(c echo.Context) error {
 		return s.refuse(c, isForm, in.Topic, http.StatusBadRequest, OutcomeInvalid, badField)
 	}
 
-	if ok, wait := s.Limit.Allow(c.RealIP()); !ok {
+	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
 		if isForm {
 			return redirect(c, msg.Topic, OutcomeRateLimited, "")
 		}

@@ -33,6 +33,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 )
 
 // Message is one plain-text e-mail to one recipient.
@@ -244,4 +245,15 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// Fill replaces {key} in a template with vars[key]. A value cannot break out
+// of its place: control characters (line breaks included) and bidi
+// overrides are dropped from it, and it is not scanned for further {keys}.
+func Fill(template string, vars map[string]string) string {
+	pairs := make([]string, 0, 2*len(vars))
+	for k, v := range vars {
+		pairs = append(pairs, "{"+k+"}", validation.Clean(v))
+	}
+	return strings.NewReplacer(pairs...).Replace(template)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm/clause"
 
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -92,7 +93,7 @@ func (s *Service) Register(g *echo.Group) {
 func (s *Service) subscribe(c echo.Context) error {
 	req := c.Request()
 	form := isForm(req)
-	if ok, wait := s.Limit.Allow(c.RealIP()); !ok {
+	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
 		if form {
 			return redirect(c, "", reasonRateLimited)
 		}
