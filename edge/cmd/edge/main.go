@@ -44,6 +44,15 @@ func main() {
 		cfg := config.Load()
 		os.Exit(cache.RunPurgeCommand(os.Args[2:], cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "mail" { // edge mail [-n N] [-to ADDRESS]: the development outbox
+		cfg := config.Load()
+		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir)
+		if err != nil {
+			log.Error("edge mail", "err", err)
+			os.Exit(1)
+		}
+		os.Exit(mail.RunOutboxCommand(os.Args[2:], db, os.Stdout, os.Stderr))
+	}
 	if err := run(log); err != nil {
 		log.Error("edge stopped", "err", err)
 		os.Exit(1)

@@ -230,4 +230,3 @@ func isForm(r *http.Request) bool {
 	mt, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
 	return err == nil && mt == echo.MIMEApplicationForm
 }
-
