@@ -165,8 +165,11 @@ func run(log *slog.Logger) error {
 	if err := platform.Register(api); err != nil {
 		return err
 	}
-	newsletter.New(db).Register(api)
+	news := newsletter.New(db)
+	news.Mail, news.PublicURL = mailer, cfg.PublicURL
+	news.Register(api)
 	contactForm := contact.New(db)
+	contactForm.PublicURL = cfg.PublicURL
 	contactForm.Notify, contactForm.NotifyTo = mailer, cfg.ContactNotifyEmail
 	contactForm.Register(api)
 	if err := content.Register(api); err != nil {

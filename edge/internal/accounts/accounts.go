@@ -196,6 +196,7 @@ const (
 	codeVerifySent            = "verifySent"
 	codeVerifyInvalid         = "verifyInvalid"
 	codeVerified              = "verified"
+	codeUnsupportedType       = "unsupportedType"
 )
 
 // content is shared/content/auth.json, read once.
@@ -213,7 +214,7 @@ var content = func() (c struct {
 		codeStoreNameRequired, codeStoreNameTooShort, codeStoreNameTooLong, codeStoreNameReserved, codeStoreNameTaken,
 		codeStoreNameAvailable, codeInvalidCredentials, codeResetSent, codeResetInvalid, codeGoogleUnavailable,
 		codeGoogleFailed, codeGoogleMissing, codeGoogleEmailUnverified, codeGoogleLinkedElsewhere,
-		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified} {
+		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified, codeUnsupportedType} {
 		if c.Messages[k] == "" {
 			panic("accounts: shared/content/auth.json has no message " + k)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/http/crossorigin"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/ratelimit"
 )
@@ -38,6 +39,9 @@ func isForm(r *http.Request) bool {
 // reading at most MaxBody bytes.
 func read(c echo.Context) (map[string]string, *problem) {
 	req := c.Request()
+	if crossorigin.TypeOf(req) == crossorigin.Unsupported {
+		return nil, fail(http.StatusUnsupportedMediaType, codeUnsupportedType)
+	}
 	if req.ContentLength > MaxBody {
 		return nil, fail(http.StatusRequestEntityTooLarge, codeTooLarge)
 	}

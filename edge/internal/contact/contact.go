@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -32,6 +31,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/http/crossorigin"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
@@ -52,6 +52,9 @@ const (
 	OutcomeTooLarge    = "too-large"
 	OutcomeRateLimited = "rate-limited"
 	OutcomeUnavailable = "unavailable"
+
+	outcomeCrossSite       = "cross-site"
+	outcomeUnsupportedType = "unsupported-type"
 )
 
 // Message is one stored contact message (table made by storage migration 20).
@@ -101,7 +104,7 @@ var content = func() form {
 			panic("contact: shared/content/contact.json: field " + k + " needs an error and a maxLength")
 		}
 	}
-	for _, k := range []string{OutcomeSent, OutcomeInvalid, OutcomeTooLarge, OutcomeRateLimited, OutcomeUnavailable} {
+	for _, k := range []string{OutcomeSent, OutcomeInvalid, OutcomeTooLarge, OutcomeRateLimited, OutcomeUnavailable, outcomeCrossSite, outcomeUnsupportedType} {
 		if f.Outcomes[k] == "" {
 			panic("contact: shared/content/contact.json has no outcome " + k)
 		}
@@ -135,6 +138,9 @@ type Service struct {
 	Limit *ratelimit.Limiter
 	// Now is the clock (tests replace it).
 	Now func() time.Time
+	// PublicURL is the site's origin, trusted by the cross-site check
+	// besides the request's Host (PUBLIC_URL).
+	PublicURL string
 }
 
 // New returns the service on db.
@@ -143,8 +149,12 @@ func New(db *storage.DB) *Service {
 }
 
 // Register adds POST /omnibus/contact-us to g (the /api/v1 group).
+// Cross-site posts are refused with 403 (the check the account endpoints
+// use: internal/http/crossorigin).
 func (s *Service) Register(g *echo.Group) {
-	g.POST("/omnibus/contact-us", s.create)
+	g.POST("/omnibus/contact-us", s.create, crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
+		return response.Error(c, http.StatusForbidden, content.Outcomes[outcomeCrossSite])
+	}))
 }
 
 // Input is a submission as received.
@@ -159,7 +169,11 @@ type Input struct {
 
 func (s *Service) create(c echo.Context) error {
 	req := c.Request()
-	isForm := formPost(req)
+	kind := crossorigin.TypeOf(req)
+	if kind == crossorigin.Unsupported {
+		return response.Error(c, http.StatusUnsupportedMediaType, content.Outcomes[outcomeUnsupportedType])
+	}
+	isForm := kind == crossorigin.Form
 	if req.ContentLength > MaxBody {
 		return s.refuse(c, isForm, "", http.StatusRequestEntityTooLarge, OutcomeTooLarge, "")
 	}
@@ -324,9 +338,4 @@ func redirect(c echo.Context, topic, outcome, badField string) error {
 		q.Set("field", badField)
 	}
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/%s?%s#contact-form", topic, q.Encode()))
-}
-
-func formPost(r *http.Request) bool {
-	mt, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	return err == nil && mt == echo.MIMEApplicationForm
 }
