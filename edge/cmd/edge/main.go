@@ -10,6 +10,8 @@
 //	edge                                 serve (every setting from the environment)
 //	edge purge --path /x | --prefix /p | --all   purge the page cache of a running edge
 //	edge mail [-n N] [-to ADDRESS]       print the development mail outbox (no SMTP_URL)
+//	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
+//	edge migrate                         migrate the database and exit
 package main
 
 import (
@@ -23,8 +25,10 @@ import (
 	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
+	"omnibus/edge/internal/healthcheck"
 	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/mail"
+	"omnibus/edge/internal/migrate"
 	"omnibus/edge/internal/storage"
 )
 
@@ -45,8 +49,12 @@ func main() {
 				os.Exit(1)
 			}
 			os.Exit(mail.RunOutboxCommand(os.Args[2:], db, os.Stdout, os.Stderr))
+		case "healthcheck": // edge healthcheck [--ready]: the images' probe (distroless has no curl)
+			os.Exit(healthcheck.Run(os.Args[2:], cfg.Addr, os.Stdout, os.Stderr))
+		case "migrate": // edge migrate: the Kubernetes init container
+			os.Exit(migrate.Run(os.Args[2:], cfg, os.Stdout, os.Stderr))
 		default:
-			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, mail)\n", os.Args[1])
+			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, mail, healthcheck, migrate)\n", os.Args[1])
 			os.Exit(2)
 		}
 	}
