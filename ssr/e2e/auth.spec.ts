@@ -285,6 +285,7 @@ test.describe("Google sign-in", () => {
   // signs in with Google (a verified e-mail): the unproved password and the
   // sessions it made stop working. (The provider's user is jane.doe@example.com.)
   test("Google into a previously unverified account revokes the password set without proof", async ({ page, browser }) => {
+    test.slow(); // two password hashes (the registration, the refused login) on a shared machine
     const attacker = await (await browser.newContext()).newPage();
     const made = await attacker.request.post(`${G_ORIGIN}/api/v1/oaccount/register`, {
       data: { name: "Not Jane", email: "jane.doe@example.com", password: "attacker password 1", storeName: `jane-${unique()}` },
