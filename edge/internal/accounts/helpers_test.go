@@ -22,7 +22,7 @@ import (
 
 // site is the accounts API and the page middleware served over real HTTP
 // by an echo server on loopback, in front of a stand-in page handler that
-// answers "page <path>".
+// answers "page <path>", plus " as <AccountHeader>" for a signed-in visitor.
 type site struct {
 	t   *testing.T
 	db  *storage.DB
@@ -57,14 +57,18 @@ func newSite(t *testing.T, db *storage.DB, sender mail.Sender, edit func(*Option
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			if ip := c.Request().Header.Get("X-Forwarded-For"); ip != "" {
-				c.SetRequest(request.With(c.Request(), "", ip))
+				c.SetRequest(request.With(c.Request(), "", ip, true))
 			}
 			return next(c)
 		}
 	})
 	st.svc.Register(e.Group("/api/v1"))
 	pages := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "page "+r.URL.Path)
+		body := "page " + r.URL.Path
+		if a := r.Header.Get(AccountHeader); a != "" {
+			body += " as " + a
+		}
+		io.WriteString(w, body)
 	})
 	e.Any("/*", echo.WrapHandler(st.svc.Pages(pages)))
 	return st

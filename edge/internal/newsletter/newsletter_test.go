@@ -30,7 +30,7 @@ func newServer(db *storage.DB) (*echo.Echo, *newsletter.Service) {
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			if ip := c.Request().Header.Get("X-Real-IP"); ip != "" {
-				c.SetRequest(request.With(c.Request(), "", ip))
+				c.SetRequest(request.With(c.Request(), "", ip, true))
 			}
 			return next(c)
 		}
