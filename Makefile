@@ -84,5 +84,19 @@ bench/floor/build/server/index.js: install $(wildcard bench/floor/*.ts bench/flo
 	npx react-router build bench/floor
 	node ssr/scripts/precompress.mjs bench/floor/build/client
 
+.PHONY: soak fuzz
+## soak: 200 concurrent logins for 60 s against a fresh edge on loopback; prints peak RSS and status counts (issue 9; not part of make test)
+SOAK_ADDR ?= 127.0.0.1:18190
+SOAK_RENDERER_PORT ?= 18191
+soak: build
+	cd edge && go run ./cmd/soak -edge ./bin/edge -addr $(SOAK_ADDR) -renderer-port $(SOAK_RENDERER_PORT) -duration 60s -concurrency 200
+
+## fuzz: each decoder fuzz target for FUZZTIME (seeds alone run in make test)
+FUZZTIME ?= 30s
+fuzz:
+	cd edge && go test -run '^$$' -fuzz '^FuzzAccountDecoders$$' -fuzztime $(FUZZTIME) ./internal/accounts
+	cd edge && go test -run '^$$' -fuzz '^FuzzSubscribeDecoders$$' -fuzztime $(FUZZTIME) ./internal/newsletter
+	cd edge && go test -run '^$$' -fuzz '^FuzzContactDecoders$$' -fuzztime $(FUZZTIME) ./internal/contact
+
 clean:
 	rm -rf edge/bin ssr/build node_modules

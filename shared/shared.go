@@ -18,3 +18,16 @@ var RoutesJSON []byte
 //
 //go:embed content/features.json
 var FeaturesJSON []byte
+
+// ValidationJSON is validation.json: every form field's rule (lengths, the
+// e-mail pattern, the characters no text field takes), read by the edge's
+// validator and the renderer's zod schemas.
+//
+//go:embed validation.json
+var ValidationJSON []byte
+
+// ValidationCasesJSON is validation-cases.json, the table of cases both
+// sides' tests run.
+//
+//go:embed validation-cases.json
+var ValidationCasesJSON []byte

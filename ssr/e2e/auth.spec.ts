@@ -94,12 +94,12 @@ test.describe("password sign-in", () => {
     await expect(page).toHaveURL("/contact-us");
   });
 
-  test("everything works without JavaScript", async ({ browser }) => {
+  // Without JavaScript: three tests, each within one budget (every sign-in
+  // is a password hash on a shared machine).
+  test("without JavaScript: a refused registration comes back with the server's words, then registers and signs out", async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const id = unique();
-
-    // A refused registration comes back with the server's words.
     await page.goto("/register");
     await fillRegister(page, `cy-${id}@example.com`, `www`);
     await page.getByRole("button", { name: auth.register.submit }).click();
@@ -114,36 +114,84 @@ test.describe("password sign-in", () => {
     await page.getByRole("banner").getByRole("button", { name: auth.signOut.button }).click();
     await expect(page).toHaveURL("/login?signedOut=1");
     await expect(page.getByRole("status")).toHaveText(auth.messages.signedOut);
+    await context.close();
+  });
 
-    // Another browser: a wrong password, then the right one.
-    const other = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  test("without JavaScript: a wrong password, then the right one", async ({ browser, request }) => {
+    const id = unique();
+    const made = await request.post("/api/v1/oaccount/register", {
+      data: { name: "Cy Lima", email: `dy-${id}@example.com`, password: "correct horse battery", storeName: `Dy ${id}` },
+    });
+    expect(made.status()).toBe(201);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const other = await context.newPage();
     await other.goto("/login");
-    await other.getByLabel(auth.login.email).fill(`cy-${id}@example.com`);
+    await other.getByLabel(auth.login.email).fill(`dy-${id}@example.com`);
     await other.getByLabel(auth.login.password).fill("wrong password");
     await other.getByRole("button", { name: auth.login.submit }).click();
     await expect(other).toHaveURL("/login?error=invalidCredentials");
     await expect(other.getByRole("alert")).toHaveText(auth.messages.invalidCredentials);
-    await other.getByLabel(auth.login.email).fill(`cy-${id}@example.com`);
+    await other.getByLabel(auth.login.email).fill(`dy-${id}@example.com`);
     await other.getByLabel(auth.login.password).fill("correct horse battery");
     await other.getByRole("button", { name: auth.login.submit }).click();
     await expect(other).toHaveURL("/contact-us");
+    await context.close();
+  });
 
-    // Forgot password: the same answer for anyone.
+  test("without JavaScript: forgot password gives the same answer for anyone", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const other = await context.newPage();
     await other.goto("/forgot-password");
-    await other.getByLabel(auth.forgot.email).fill(`nobody-${id}@example.com`);
+    await other.getByLabel(auth.forgot.email).fill(`nobody-${unique()}@example.com`);
     await other.getByRole("button", { name: auth.forgot.submit }).click();
     await expect(other).toHaveURL("/forgot-password?sent=1");
     await expect(other.getByRole("status")).toHaveText(auth.messages.resetSent);
     await context.close();
-    await other.context().close();
+  });
+
+  test("register, then confirm the address from the link in the mail (read with `edge mail`)", async ({ page, browser }) => {
+    test.slow(); // a registration (one password hash) and `edge mail` runs, on a shared machine
+    const id = unique();
+    const email = `ev-${id}@example.com`;
+    await page.goto("/register");
+    await waitForHydration(page);
+    await fillRegister(page, email, `Ev ${id}`);
+    await page.getByRole("button", { name: auth.register.submit }).click();
+    await expect(page).toHaveURL("/contact-us", { timeout: 20_000 }); // after a password hash
+
+    // The shared e2e edge has no SMTP_URL: the mail is in its outbox.
+    let link = "";
+    await expect
+      .poll(() => {
+        const out = execFileSync(path.join(import.meta.dirname, "..", "..", "edge", "bin", "edge"), ["mail", "-to", email], {
+          env: { ...process.env, DATA_DIR: process.env.OMNIBUS_E2E_DATA_DIR, DATABASE_URL: "", LOG_LEVEL: "error" },
+        }).toString();
+        link = /https?:\/\/\S+\/api\/v1\/oaccount\/verify-email\?token=[A-Za-z0-9_-]+/.exec(out)?.[0] ?? "";
+        return link;
+      })
+      .not.toBe("");
+    const u = new URL(link);
+    // Opened in the mail reader's browser (not signed in).
+    const reader = await (await browser.newContext()).newPage();
+    await reader.goto(u.pathname + u.search);
+    await expect(reader).toHaveURL("/login?verified=1");
+    await expect(reader.getByRole("status")).toHaveText(auth.messages.verified);
+    // The link works once.
+    await reader.goto(u.pathname + u.search);
+    await expect(reader).toHaveURL(`/login?error=${"verifyInvalid"}`);
+    await expect(reader.getByRole("alert")).toHaveText(auth.messages.verifyInvalid);
+    await reader.context().close();
   });
 });
 
 // ---- Google sign-in: an edge with a client id, a local provider, a stub script ----
 
-const G_PORT = 8094;
+// Ports next to this run's e2e edge (E2E_PORT, E2E_RENDERER_PORT), so runs
+// with their own ports do not meet (defaults 8094, 3094, 8098).
+const G_PORT = Number(process.env.E2E_PORT ?? 8091) + 3;
+const G_RENDERER_PORT = String(Number(process.env.E2E_RENDERER_PORT ?? 3091) + 3);
 const G_ORIGIN = `http://127.0.0.1:${G_PORT}`;
-const OIDC_ADDR = "127.0.0.1:8098";
+const OIDC_ADDR = `127.0.0.1:${Number(process.env.E2E_PORT ?? 8091) + 7}`;
 const ISSUER = `http://${OIDC_ADDR}/oidc`;
 const CLIENT_ID = "e2e-client.apps.googleusercontent.com";
 const CLIENT_SECRET = "e2e-secret";
@@ -213,7 +261,7 @@ test.describe("Google sign-in", () => {
         env: {
           ...process.env,
           LISTEN_ADDR: `127.0.0.1:${G_PORT}`,
-          RENDERER_PORT: "3094",
+          RENDERER_PORT: G_RENDERER_PORT,
           DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-google-")),
           SSR_DIR: path.join(import.meta.dirname, ".."),
           PUBLIC_URL: G_ORIGIN,
@@ -231,6 +279,33 @@ test.describe("Google sign-in", () => {
 
   test.afterAll(() => {
     for (const c of children) c.kill("SIGTERM");
+  });
+
+  // Issue 9: someone registered Jane's address with their own password; Jane
+  // signs in with Google (a verified e-mail): the unproved password and the
+  // sessions it made stop working. (The provider's user is jane.doe@example.com.)
+  test("Google into a previously unverified account revokes the password set without proof", async ({ page, browser }) => {
+    test.slow(); // two password hashes (the registration, the refused login) on a shared machine
+    const attacker = await (await browser.newContext()).newPage();
+    const made = await attacker.request.post(`${G_ORIGIN}/api/v1/oaccount/register`, {
+      data: { name: "Not Jane", email: "jane.doe@example.com", password: "attacker password 1", storeName: `jane-${unique()}` },
+    });
+    expect(made.status()).toBe(201);
+    expect((await (await attacker.request.get(`${G_ORIGIN}/api/v1/oaccount/isloggedin`)).json()).data.isLoggedIn).toBe(true);
+
+    await page.route(GSI, async (route) => route.fulfill({ contentType: "text/javascript", body: gsiStub({ code: await providerCode() }) }));
+    await page.goto(`${G_ORIGIN}/register`);
+    await waitForHydration(page);
+    await expect.poll(() => page.evaluate(() => !!(window as unknown as { __codeClientConfig?: unknown }).__codeClientConfig)).toBe(true);
+    await page.getByRole("link", { name: auth.google.button }).click();
+    await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
+
+    // The attacker's session is gone, and the password no longer signs in.
+    expect((await (await attacker.request.get(`${G_ORIGIN}/api/v1/oaccount/isloggedin`)).json()).data.isLoggedIn).toBe(false);
+    const again = await attacker.request.post(`${G_ORIGIN}/api/v1/oaccount/login`, { data: { email: "jane.doe@example.com", password: "attacker password 1" } });
+    expect(again.status()).toBe(401);
+    expect((await again.json()).errorDetail).toBe(auth.messages.invalidCredentials);
+    await attacker.context().close();
   });
 
   test("the popup's code signs in and the rules send the new account to /contact-us", async ({ page }) => {

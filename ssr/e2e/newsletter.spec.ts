@@ -50,6 +50,19 @@ test("idle → loading (button disabled, form busy) → 'Subscribed!'", async ({
   expect(sent).toEqual({ body: { emailaddress: address }, contentType: "application/json" });
   // Still on the same page: no document load.
   await expect(page).toHaveURL("/");
+  // The field clears after 'Subscribed!' (issue 13).
+  await expect(email).toHaveValue("");
+});
+
+test("'not-an-email' is refused in the browser with the edge's rule, before any request (issue 13)", async ({ page }) => {
+  const { box, email, submit } = await openBox(page);
+  let requests = 0;
+  page.on("request", (request) => request.url().includes("/news-letter/") && requests++);
+  await email.fill("not-an-email");
+  await submit.click();
+  await expect(box.getByRole("alert")).toContainText(newsletter.messages.invalid);
+  expect(requests).toBe(0);
+  await expect(email).toHaveValue("not-an-email");
 });
 
 test("a blank address is refused in the browser without a request", async ({ page }) => {
@@ -63,8 +76,11 @@ test("a blank address is refused in the browser without a request", async ({ pag
 });
 
 test("the server's errorDetail shows in a banner that closes", async ({ page }) => {
+  // The page refuses a malformed address itself; this one passes the shared
+  // rule and is refused by the server.
+  await page.route(API, (route) => route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify({ errorDetail: newsletter.messages.invalid }) }));
   const { box, email, submit } = await openBox(page);
-  await email.fill("not-an-address");
+  await email.fill(unique("refused"));
   await submit.click();
   const banner = box.getByRole("alert");
   await expect(banner).toContainText(newsletter.messages.invalid);

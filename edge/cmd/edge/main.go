@@ -9,6 +9,7 @@
 //
 //	edge                                 serve (every setting from the environment)
 //	edge purge --path /x | --prefix /p | --all   purge the page cache of a running edge
+//	edge mail [-n N] [-to ADDRESS]       print the development mail outbox (no SMTP_URL)
 //	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
 //	edge migrate                         migrate the database and exit
 package main
@@ -26,7 +27,9 @@ import (
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/healthcheck"
 	"omnibus/edge/internal/logging"
+	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/migrate"
+	"omnibus/edge/internal/storage"
 )
 
 func main() {
@@ -39,12 +42,19 @@ func main() {
 		switch os.Args[1] {
 		case "purge": // edge purge --path /x | --prefix /blog | --all
 			os.Exit(cache.RunPurgeCommand(os.Args[2:], cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr))
+		case "mail": // edge mail [-n N] [-to ADDRESS]: the development outbox
+			db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "edge mail: %v\n", err)
+				os.Exit(1)
+			}
+			os.Exit(mail.RunOutboxCommand(os.Args[2:], db, os.Stdout, os.Stderr))
 		case "healthcheck": // edge healthcheck [--ready]: the images' probe (distroless has no curl)
 			os.Exit(healthcheck.Run(os.Args[2:], cfg.Addr, os.Stdout, os.Stderr))
 		case "migrate": // edge migrate: the Kubernetes init container
 			os.Exit(migrate.Run(os.Args[2:], cfg, os.Stdout, os.Stderr))
 		default:
-			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, healthcheck, migrate)\n", os.Args[1])
+			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, mail, healthcheck, migrate)\n", os.Args[1])
 			os.Exit(2)
 		}
 	}

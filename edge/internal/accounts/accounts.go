@@ -20,6 +20,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/hashqueue"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -46,8 +47,11 @@ type Account struct {
 	StoreName     *string
 	GoogleSubject *string
 	Status        string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// EmailVerifiedAt is when the address's owner proved it (a link sent to
+	// it, or Google's verified e-mail); nil until then (migration 90).
+	EmailVerifiedAt *time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
 }
 
 // TableName keeps the model on migration 3's table.
@@ -77,11 +81,16 @@ type Service struct {
 	public *url.URL
 	google *google
 
-	// Rate limits, per client IP and per account e-mail.
+	// Rate limits, per client IP (request.ClientIP: what the server
+	// middleware resolved) and, for logins, per client IP and account e-mail.
 	LoginByIP, LoginByAccount *ratelimit.Limiter
 	ResetByIP, ResetByAccount *ratelimit.Limiter
 	RegisterByIP, GoogleByIP  *ratelimit.Limiter
 	AvailabilityByIP          *ratelimit.Limiter
+
+	// Hashing bounds the password hashes running at once (memory: each
+	// holds argon2's 19 MiB); past its queue deadline the answer is 503.
+	Hashing *hashqueue.Queue
 
 	// now is the clock (tests move it to expire sessions and links).
 	now func() time.Time
@@ -113,6 +122,7 @@ func New(db *storage.DB, sender mail.Sender, opt Options) *Service {
 		RegisterByIP:     ratelimit.New(10, time.Minute),
 		GoogleByIP:       ratelimit.New(20, 30*time.Second),
 		AvailabilityByIP: ratelimit.New(60, time.Second),
+		Hashing:          hashqueue.New(hashqueue.Slots(argonMemory*1024), hashQueueDeadline, hashQueueWaiting),
 		now:              func() time.Time { return time.Now().UTC() },
 		background:       func(f func()) { go f() },
 	}
@@ -137,6 +147,7 @@ func (s *Service) Register(g *echo.Group) {
 	g.GET("/onboarding/check-omnidomain-availability", s.checkAvailability)
 	g.POST("/oaccount/signin/google", s.googleSignIn, guard)
 	g.GET("/oaccount/sso-redirect/google", s.googleRedirect)
+	g.GET("/oaccount/verify-email", s.verifyEmail)
 }
 
 // Destination is where a signed-in visitor of the given status belongs
@@ -179,15 +190,20 @@ const (
 	codeGoogleMissing         = "googleMissing"
 	codeGoogleEmailUnverified = "googleEmailUnverified"
 	codeGoogleLinkedElsewhere = "googleLinkedElsewhere"
+	codeBusy                  = "busy"
+	codeNameInvalid           = "nameInvalid"
+	codeStoreNameInvalid      = "storeNameInvalid"
+	codeVerifySent            = "verifySent"
+	codeVerifyInvalid         = "verifyInvalid"
+	codeVerified              = "verified"
+	codeUnsupportedType       = "unsupportedType"
 )
 
 // content is shared/content/auth.json, read once.
 var content = func() (c struct {
-	Messages   map[string]string `json:"messages"`
-	ResetEmail struct {
-		Subject string `json:"subject"`
-		Body    string `json:"body"`
-	} `json:"resetEmail"`
+	Messages    map[string]string `json:"messages"`
+	ResetEmail  mailTemplate      `json:"resetEmail"`
+	VerifyEmail mailTemplate      `json:"verifyEmail"`
 }) {
 	if err := json.Unmarshal(shared.AuthJSON, &c); err != nil {
 		panic("accounts: shared/content/auth.json: " + err.Error())
@@ -197,16 +213,24 @@ var content = func() (c struct {
 		codePasswordRequired, codePasswordTooShort, codePasswordTooLong, codePasswordCommon, codePasswordIsEmail,
 		codeStoreNameRequired, codeStoreNameTooShort, codeStoreNameTooLong, codeStoreNameReserved, codeStoreNameTaken,
 		codeStoreNameAvailable, codeInvalidCredentials, codeResetSent, codeResetInvalid, codeGoogleUnavailable,
-		codeGoogleFailed, codeGoogleMissing, codeGoogleEmailUnverified, codeGoogleLinkedElsewhere} {
+		codeGoogleFailed, codeGoogleMissing, codeGoogleEmailUnverified, codeGoogleLinkedElsewhere,
+		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified, codeUnsupportedType} {
 		if c.Messages[k] == "" {
 			panic("accounts: shared/content/auth.json has no message " + k)
 		}
 	}
-	if c.ResetEmail.Subject == "" || !strings.Contains(c.ResetEmail.Body, "{link}") {
-		panic("accounts: shared/content/auth.json: resetEmail needs a subject and a body with {link}")
+	if c.ResetEmail.Subject == "" || !strings.Contains(c.ResetEmail.Body, "{link}") ||
+		c.VerifyEmail.Subject == "" || !strings.Contains(c.VerifyEmail.Body, "{link}") {
+		panic("accounts: shared/content/auth.json: resetEmail and verifyEmail need a subject and a body with {link}")
 	}
 	return c
 }()
+
+// mailTemplate is an e-mail's subject and body with {name} and {link}.
+type mailTemplate struct {
+	Subject string `json:"subject"`
+	Body    string `json:"body"`
+}
 
 // Message is the words for a code (exported for tests and other packages).
 func Message(code string) string { return content.Messages[code] }

@@ -6,10 +6,12 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/http/crossorigin"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/ratelimit"
 )
@@ -37,6 +39,9 @@ func isForm(r *http.Request) bool {
 // reading at most MaxBody bytes.
 func read(c echo.Context) (map[string]string, *problem) {
 	req := c.Request()
+	if crossorigin.TypeOf(req) == crossorigin.Unsupported {
+		return nil, fail(http.StatusUnsupportedMediaType, codeUnsupportedType)
+	}
 	if req.ContentLength > MaxBody {
 		return nil, fail(http.StatusRequestEntityTooLarge, codeTooLarge)
 	}
@@ -82,6 +87,9 @@ func read(c echo.Context) (map[string]string, *problem) {
 // for a form post a 303 back to page with ?error=<code> (and extra, e.g. the
 // reset token, so the page can be used again).
 func refuse(c echo.Context, page string, extra url.Values, p *problem) error {
+	if p.code == codeBusy {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(hashQueueDeadline/time.Second)))
+	}
 	if isForm(c.Request()) {
 		q := url.Values{}
 		for k, v := range extra {

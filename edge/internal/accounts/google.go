@@ -20,6 +20,7 @@ import (
 
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 )
 
 // Google sign-in (SPEC §7). Three ways in, one account rule:
@@ -125,7 +126,7 @@ func (g *google) verify(ctx context.Context, raw string) (*identity, *problem) {
 	if code != "" || tok.Subject == "" {
 		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
 	}
-	return &identity{Subject: tok.Subject, Email: email, Name: strings.TrimSpace(c.Name)}, nil
+	return &identity{Subject: tok.Subject, Email: email, Name: strings.TrimSpace(validation.Clean(c.Name))}, nil
 }
 
 // exchange trades a code for tokens and verifies the ID token.
@@ -154,7 +155,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 	if s.google == nil {
 		return refuse(c, page, nil, fail(http.StatusServiceUnavailable, codeGoogleUnavailable))
 	}
-	if ok, wait := s.GoogleByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.GoogleByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)
@@ -269,12 +270,12 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 			if acct.GoogleSubject != nil {
 				return nil, fail(http.StatusConflict, codeGoogleLinkedElsewhere)
 			}
-			// The provider vouches for the address: link the account.
-			res := db.Model(&Account{}).Where("id = ? AND google_subject IS NULL", acct.ID).
-				Updates(map[string]any{"google_subject": id.Subject, "updated_at": s.now()})
-			if res.Error != nil && !storage.IsUniqueViolation(res.Error) && !errors.Is(res.Error, gorm.ErrDuplicatedKey) {
-				slog.Error("accounts: google link", "err", res.Error)
-				return nil, errUnavailable
+			// The provider vouches for the address: link the account. If the
+			// address was never proved, whoever set the password was never
+			// shown to own it: the verified identity wins, the unproved
+			// password and every session it made are revoked (issue 9).
+			if p := s.linkGoogle(ctx, acct, id.Subject); p != nil {
+				return nil, p
 			}
 			continue // read it back (or see who linked it first)
 		}
@@ -291,7 +292,7 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 		}
 		now := s.now()
 		sub := id.Subject
-		acct = Account{Name: name, Email: id.Email, GoogleSubject: &sub, Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
+		acct = Account{Name: name, Email: id.Email, GoogleSubject: &sub, Status: StatusAccountCreated, EmailVerifiedAt: &now, CreatedAt: now, UpdatedAt: now}
 		err = db.Create(&acct).Error
 		if err == nil {
 			return &acct, nil
@@ -309,4 +310,35 @@ func randomString() string {
 	b := make([]byte, 24)
 	rand.Read(b)
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// linkGoogle links a Google subject to an account found by its (verified)
+// e-mail. An account whose address was never proved loses its password, its
+// sessions and its open e-mailed links in the same transaction.
+func (s *Service) linkGoogle(ctx context.Context, acct Account, subject string) *problem {
+	now := s.now()
+	updates := map[string]any{"google_subject": subject, "updated_at": now}
+	takeover := acct.EmailVerifiedAt == nil
+	if takeover {
+		updates["password_hash"] = ""
+		updates["email_verified_at"] = now
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&Account{}).Where("id = ? AND google_subject IS NULL", acct.ID).Updates(updates)
+		if res.Error != nil || res.RowsAffected != 1 || !takeover {
+			return res.Error
+		}
+		if err := tx.Delete(&Session{}, "account_id = ?", acct.ID).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&PasswordReset{}).Where("account_id = ? AND used_at IS NULL", acct.ID).Update("used_at", now).Error; err != nil {
+			return err
+		}
+		return tx.Model(&EmailVerification{}).Where("account_id = ? AND used_at IS NULL", acct.ID).Update("used_at", now).Error
+	})
+	if err != nil && !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
+		slog.Error("accounts: google link", "err", err)
+		return errUnavailable
+	}
+	return nil
 }

@@ -113,9 +113,10 @@ func TestGoogleCredentialSignIn(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		m := provider(t)
 		st := googleSite(t, db, m)
-		// An existing password account with the same e-mail is linked, and
-		// keeps its status and password.
+		// An existing password account with the same e-mail, whose address
+		// was proved, is linked, and keeps its status and password.
 		st.register(st.browser(), "ana@example.com", "ana-shop")
+		st.verified("ana@example.com")
 		st.setStatus("ana@example.com", "active")
 		body := func(cred string) map[string]any {
 			return map[string]any{"credential": cred, "clientId": m.ClientID, "select_by": "btn"}

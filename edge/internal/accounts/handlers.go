@@ -4,34 +4,30 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"net/mail"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 )
 
-const maxName = 100
+// maxName is the name's length limit (shared/validation.json).
+var maxName = validation.Field("name").MaxLength
 
-// normaliseEmail trims and lower-cases an address, or says why it is refused.
+// normaliseEmail trims and lower-cases an address, or says why it is refused
+// (the rule of shared/validation.json).
 func normaliseEmail(raw string) (string, string) {
-	e := strings.TrimSpace(raw)
-	if e == "" {
+	e, p := validation.Email(raw)
+	switch p {
+	case validation.OK:
+		return e, ""
+	case validation.Required:
 		return "", codeEmailRequired
 	}
-	a, err := mail.ParseAddress(e)
-	if len(e) > 254 || err != nil || a.Name != "" || a.Address != e {
-		return "", codeEmailInvalid
-	}
-	domain := e[strings.LastIndexByte(e, '@')+1:]
-	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
-		return "", codeEmailInvalid
-	}
-	return strings.ToLower(e), ""
+	return "", codeEmailInvalid
 }
 
 // register: POST /oaccount/register {name, email, password, storeName}.
@@ -39,22 +35,24 @@ func normaliseEmail(raw string) (string, string) {
 // signs the visitor in: 201 with the status, or 303 to /contact-us.
 func (s *Service) register(c echo.Context) error {
 	const page = "/register"
-	if ok, wait := s.RegisterByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.RegisterByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)
 	if p != nil {
 		return refuse(c, page, nil, p)
 	}
-	name := strings.TrimSpace(f["name"])
+	name, nameProblem := validation.Check("name", f["name"])
 	email, emailCode := normaliseEmail(f["email"])
 	slug := Slug(f["storeName"])
 	code := ""
 	switch {
-	case name == "":
+	case nameProblem == validation.Required:
 		code = codeNameRequired
-	case utf8.RuneCountInString(name) > maxName:
+	case nameProblem == validation.TooLong:
 		code = codeNameTooLong
+	case nameProblem != validation.OK:
+		code = codeNameInvalid
 	case emailCode != "":
 		code = emailCode
 	default:
@@ -68,7 +66,11 @@ func (s *Service) register(c echo.Context) error {
 
 	ctx := c.Request().Context()
 	now := s.now()
-	acct := &Account{Name: name, Email: email, PasswordHash: hashPassword(f["password"]), StoreName: &slug, Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
+	hash, p := s.hash(ctx, f["password"])
+	if p != nil {
+		return refuse(c, page, nil, p)
+	}
+	acct := &Account{Name: name, Email: email, PasswordHash: hash, StoreName: &slug, Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
 	if err := s.db.WithContext(ctx).Create(acct).Error; err != nil {
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			slog.Error("accounts: register", "err", err)
@@ -82,6 +84,8 @@ func (s *Service) register(c echo.Context) error {
 		}
 		return refuse(c, page, nil, fail(http.StatusConflict, codeStoreNameTaken))
 	}
+	created := *acct
+	s.background(func() { s.sendVerification(created) })
 	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
 		slog.Error("accounts: session after register", "err", err)
 		return refuse(c, page, nil, errUnavailable)
@@ -93,7 +97,7 @@ func (s *Service) register(c echo.Context) error {
 // Rate-limited per client IP and per account e-mail (429 + Retry-After).
 func (s *Service) login(c echo.Context) error {
 	const page = "/login"
-	if ok, wait := s.LoginByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.LoginByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)
@@ -107,7 +111,9 @@ func (s *Service) login(c echo.Context) error {
 	if code != "" {
 		return refuse(c, page, nil, fail(http.StatusBadRequest, code))
 	}
-	if ok, wait := s.LoginByAccount.Allow(email); !ok {
+	// Per client IP and account together: an attacker guessing someone's
+	// password is slowed, the owner signing in from another network is not.
+	if ok, wait := s.LoginByAccount.Allow(request.ClientIP(c.Request()) + " " + email); !ok {
 		return limited(c, page, wait)
 	}
 	ctx := c.Request().Context()
@@ -121,7 +127,11 @@ func (s *Service) login(c echo.Context) error {
 	if hash == "" {
 		hash = dummyHash() // no account, or Google-only: same work, same answer
 	}
-	if !checkPassword(hash, f["password"]) || acct.PasswordHash == "" {
+	ok, p := s.check(ctx, hash, f["password"])
+	if p != nil {
+		return refuse(c, page, nil, p)
+	}
+	if !ok || acct.PasswordHash == "" {
 		return refuse(c, page, nil, fail(http.StatusUnauthorized, codeInvalidCredentials))
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -51,6 +52,16 @@ func newSite(t *testing.T, db *storage.DB, sender mail.Sender, edit func(*Option
 	for _, l := range []**ratelimit.Limiter{&st.svc.LoginByIP, &st.svc.LoginByAccount, &st.svc.ResetByIP, &st.svc.ResetByAccount, &st.svc.RegisterByIP, &st.svc.GoogleByIP} {
 		*l = ratelimit.New(1000, time.Millisecond)
 	}
+	// The server middleware's client IP (request.ClientIP), stood in for by
+	// X-Forwarded-For as a trusted proxy would send it.
+	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if ip := c.Request().Header.Get("X-Forwarded-For"); ip != "" {
+				c.SetRequest(request.With(c.Request(), "", ip, true))
+			}
+			return next(c)
+		}
+	})
 	st.svc.Register(e.Group("/api/v1"))
 	pages := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body := "page " + r.URL.Path
@@ -175,6 +186,14 @@ func (st *site) loggedIn(c *http.Client) (bool, string) {
 	in, _ := d["isLoggedIn"].(bool)
 	s, _ := d["omnicustomerStatus"].(string)
 	return in, s
+}
+
+// verified marks an account's address as proved, as its confirmation link does.
+func (st *site) verified(email string) {
+	st.t.Helper()
+	if err := st.db.Model(&Account{}).Where("email = ?", email).Update("email_verified_at", st.now()).Error; err != nil {
+		st.t.Fatal(err)
+	}
 }
 
 func (st *site) setStatus(email, status string) {

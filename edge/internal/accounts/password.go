@@ -1,12 +1,15 @@
 package accounts
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -119,3 +122,30 @@ var commonPasswords = func() map[string]bool {
 	}
 	return m
 }()
+
+// The hashing queue: callers wait at most hashQueueDeadline for a slot, and
+// at most hashQueueWaiting wait at once (a waiting request holds only its
+// small body); past that the answer is 503 with Retry-After.
+const (
+	hashQueueDeadline = 2 * time.Second
+	hashQueueWaiting  = 64
+)
+
+// errBusy is the answer when the hashing queue refuses a request.
+var errBusy = fail(http.StatusServiceUnavailable, codeBusy)
+
+// hash is hashPassword run under the hashing bound.
+func (s *Service) hash(ctx context.Context, password string) (h string, p *problem) {
+	if err := s.Hashing.Do(ctx, func() { h = hashPassword(password) }); err != nil {
+		return "", errBusy
+	}
+	return h, nil
+}
+
+// check is checkPassword run under the hashing bound.
+func (s *Service) check(ctx context.Context, hash, password string) (ok bool, p *problem) {
+	if err := s.Hashing.Do(ctx, func() { ok = checkPassword(hash, password) }); err != nil {
+		return false, errBusy
+	}
+	return ok, nil
+}

@@ -6,14 +6,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
-	"omnibus/edge/internal/mail"
 )
 
 // resetTTL is how long an e-mailed reset link works.
@@ -38,7 +37,7 @@ func (PasswordReset) TableName() string { return "password_resets" }
 // link valid for an hour is e-mailed.
 func (s *Service) forgotPassword(c echo.Context) error {
 	const page = "/forgot-password"
-	if ok, wait := s.ResetByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)
@@ -86,14 +85,7 @@ func (s *Service) sendReset(email string) {
 	}
 	link := s.public.JoinPath("/reset-password")
 	link.RawQuery = url.Values{"token": {token}}.Encode()
-	body := strings.NewReplacer("{name}", acct.Name, "{link}", link.String()).Replace(content.ResetEmail.Body)
-	if s.mail == nil {
-		slog.Error("accounts: no mail sender; reset link not sent", "account", acct.ID)
-		return
-	}
-	if err := s.mail.Send(ctx, mail.Message{To: acct.Email, Subject: content.ResetEmail.Subject, Text: body}); err != nil {
-		slog.Error("accounts: send reset mail", "err", err, "account", acct.ID)
-	}
+	s.mailLink(ctx, acct, content.ResetEmail, link.String())
 }
 
 // resetPassword: POST /hq/oaccount/resetPassword {token, password}. Sets the
@@ -101,7 +93,7 @@ func (s *Service) sendReset(email string) {
 // this browser in with a fresh one.
 func (s *Service) resetPassword(c echo.Context) error {
 	const page = "/reset-password"
-	if ok, wait := s.ResetByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, page, wait)
 	}
 	f, p := read(c)
@@ -116,41 +108,51 @@ func (s *Service) resetPassword(c echo.Context) error {
 	ctx := c.Request().Context()
 	now := s.now()
 	var acct Account
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var pr PasswordReset
+	// Read the link and its account, check and hash the new password (under
+	// the hashing bound, outside any transaction), then claim the link and
+	// write in one short transaction.
+	var pr PasswordReset
+	err := func() error {
 		if !validToken(token) {
 			return fail(http.StatusBadRequest, codeResetInvalid)
 		}
-		err := tx.First(&pr, "token_hash = ?", tokenHash(token)).Error
+		err := s.db.WithContext(ctx).First(&pr, "token_hash = ?", tokenHash(token)).Error
 		if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && (pr.UsedAt != nil || now.After(pr.ExpiresAt))) {
 			return fail(http.StatusBadRequest, codeResetInvalid)
 		}
 		if err != nil {
 			return err
 		}
-		if err := tx.First(&acct, pr.AccountID).Error; err != nil {
+		if err := s.db.WithContext(ctx).First(&acct, pr.AccountID).Error; err != nil {
 			return err
 		}
 		if code := passwordProblem(f["password"], acct.Email, deref(acct.StoreName)); code != "" {
 			return fail(http.StatusBadRequest, code)
 		}
-		// Claim the link: only one request can turn used_at from NULL.
-		res := tx.Model(&PasswordReset{}).Where("token_hash = ? AND used_at IS NULL", pr.TokenHash).Update("used_at", now)
-		if res.Error != nil {
-			return res.Error
+		hash, p := s.hash(ctx, f["password"])
+		if p != nil {
+			return p
 		}
-		if res.RowsAffected != 1 {
-			return fail(http.StatusBadRequest, codeResetInvalid)
-		}
-		if err := tx.Model(&acct).Updates(map[string]any{"password_hash": hashPassword(f["password"]), "updated_at": now}).Error; err != nil {
-			return err
-		}
-		// Other links of this account die with this one; so do its sessions.
-		if err := tx.Model(&PasswordReset{}).Where("account_id = ? AND used_at IS NULL", acct.ID).Update("used_at", now).Error; err != nil {
-			return err
-		}
-		return tx.Delete(&Session{}, "account_id = ?", acct.ID).Error
-	})
+		return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			// Claim the link: only one request can turn used_at from NULL.
+			res := tx.Model(&PasswordReset{}).Where("token_hash = ? AND used_at IS NULL", pr.TokenHash).Update("used_at", now)
+			if res.Error != nil {
+				return res.Error
+			}
+			if res.RowsAffected != 1 {
+				return fail(http.StatusBadRequest, codeResetInvalid)
+			}
+			// The link proves the address: the account is verified now.
+			if err := tx.Model(&acct).Updates(map[string]any{"password_hash": hash, "email_verified_at": now, "updated_at": now}).Error; err != nil {
+				return err
+			}
+			// Other links of this account die with this one; so do its sessions.
+			if err := tx.Model(&PasswordReset{}).Where("account_id = ? AND used_at IS NULL", acct.ID).Update("used_at", now).Error; err != nil {
+				return err
+			}
+			return tx.Delete(&Session{}, "account_id = ?", acct.ID).Error
+		})
+	}()
 	var pb *problem
 	if errors.As(err, &pb) {
 		if pb.code == codeResetInvalid {

@@ -8,13 +8,16 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/validation"
 )
 
-// Store names become a subdomain: 3-63 of a-z, 0-9 and inner hyphens.
-const (
-	minStoreName = 3
-	maxStoreName = 63
+// Store names become a subdomain: 3-63 (shared/validation.json) of a-z, 0-9
+// and inner hyphens.
+var (
+	minStoreName = validation.Field("storeName").MinLength
+	maxStoreName = validation.Field("storeName").MaxLength
 )
 
 // reservedStoreNames are subdomains the platform keeps for itself or that
@@ -64,6 +67,8 @@ func storeNameProblem(raw, slug string) string {
 	switch {
 	case strings.TrimSpace(raw) == "":
 		return codeStoreNameRequired
+	case validation.HasForbidden(raw, false):
+		return codeStoreNameInvalid
 	case len(slug) < minStoreName:
 		return codeStoreNameTooShort
 	case len(slug) > maxStoreName:
@@ -86,7 +91,7 @@ type availability struct {
 // that is empty is a 400; one that is too short, too long, reserved or taken
 // is simply not available, with the reason.
 func (s *Service) checkAvailability(c echo.Context) error {
-	if ok, wait := s.AvailabilityByIP.Allow(c.RealIP()); !ok {
+	if ok, wait := s.AvailabilityByIP.Allow(request.ClientIP(c.Request())); !ok {
 		return limited(c, "/register", wait)
 	}
 	raw := c.QueryParam("name")

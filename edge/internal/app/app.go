@@ -220,8 +220,11 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err := platform.Register(api); err != nil {
 		return nil, err
 	}
-	newsletter.New(a.DB).Register(api)
+	news := newsletter.New(a.DB)
+	news.Mail, news.PublicURL = a.Mailer, cfg.PublicURL
+	news.Register(api)
 	contactForm := contact.New(a.DB)
+	contactForm.PublicURL = cfg.PublicURL
 	contactForm.Notify, contactForm.NotifyTo = a.Mailer, cfg.ContactNotifyEmail
 	contactForm.Register(api)
 	if err := content.Register(api); err != nil {

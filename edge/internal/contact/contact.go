@@ -23,21 +23,20 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
-	netmail "net/mail"
 	"net/url"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/http/crossorigin"
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 	"omnibus/shared"
 )
 
@@ -53,6 +52,9 @@ const (
 	OutcomeTooLarge    = "too-large"
 	OutcomeRateLimited = "rate-limited"
 	OutcomeUnavailable = "unavailable"
+
+	outcomeCrossSite       = "cross-site"
+	outcomeUnsupportedType = "unsupported-type"
 )
 
 // Message is one stored contact message (table made by storage migration 20).
@@ -103,7 +105,7 @@ var content = func() form {
 			panic("contact: shared/content/contact.json: field " + k + " needs an error and a maxLength")
 		}
 	}
-	for _, k := range []string{OutcomeSent, OutcomeInvalid, OutcomeTooLarge, OutcomeRateLimited, OutcomeUnavailable} {
+	for _, k := range []string{OutcomeSent, OutcomeInvalid, OutcomeTooLarge, OutcomeRateLimited, OutcomeUnavailable, outcomeCrossSite, outcomeUnsupportedType} {
 		if f.Outcomes[k] == "" {
 			panic("contact: shared/content/contact.json has no outcome " + k)
 		}
@@ -137,6 +139,9 @@ type Service struct {
 	Limit *ratelimit.Limiter
 	// Now is the clock (tests replace it).
 	Now func() time.Time
+	// PublicURL is the site's origin, trusted by the cross-site check
+	// besides the request's Host (PUBLIC_URL).
+	PublicURL string
 }
 
 // New returns the service on db.
@@ -145,8 +150,12 @@ func New(db *storage.DB) *Service {
 }
 
 // Register adds POST /omnibus/contact-us to g (the /api/v1 group).
+// Cross-site posts are refused with 403 (the check the account endpoints
+// use: internal/http/crossorigin).
 func (s *Service) Register(g *echo.Group) {
-	g.POST("/omnibus/contact-us", s.create)
+	g.POST("/omnibus/contact-us", s.create, crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
+		return response.Error(c, http.StatusForbidden, content.Outcomes[outcomeCrossSite])
+	}))
 }
 
 // Input is a submission as received.
@@ -162,7 +171,11 @@ type Input struct {
 
 func (s *Service) create(c echo.Context) error {
 	req := c.Request()
-	isForm := formPost(req)
+	kind := crossorigin.TypeOf(req)
+	if kind == crossorigin.Unsupported {
+		return response.Error(c, http.StatusUnsupportedMediaType, content.Outcomes[outcomeUnsupportedType])
+	}
+	isForm := kind == crossorigin.Form
 	if req.ContentLength > MaxBody {
 		return s.refuse(c, isForm, "", http.StatusRequestEntityTooLarge, OutcomeTooLarge, "")
 	}
@@ -196,7 +209,7 @@ func (s *Service) create(c echo.Context) error {
 		return s.refuse(c, isForm, in.Topic, http.StatusBadRequest, OutcomeInvalid, badField)
 	}
 
-	if ok, wait := s.Limit.Allow(c.RealIP()); !ok {
+	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
 		if isForm {
 			return redirect(c, msg.Topic, OutcomeRateLimited, "")
 		}
@@ -285,36 +298,21 @@ func Validate(in Input) (Message, string) {
 	if _, ok := content.Pages[m.Topic]; !ok {
 		return Message{}, "topic"
 	}
-	values := map[string]string{"name": m.Name, "email": m.Email, "company": m.Company, "phone": m.Phone, "cvUrl": m.CVURL, "message": m.Message}
+	values := map[string]*string{"name": &m.Name, "email": &m.Email, "company": &m.Company, "phone": &m.Phone, "cvUrl": &m.CVURL, "message": &m.Message}
 	for _, name := range fieldOrder {
-		v := values[name]
-		f := content.Fields[name]
-		n := utf8.RuneCountInString(v)
-		switch {
-		case v == "" && !f.Required:
-			continue
-		case v == "", n < f.MinLength, n > f.MaxLength, !utf8.ValidString(v), hasControl(v, name == "message"):
+		// Lengths, required fields, the e-mail pattern and the characters
+		// no field takes: shared/validation.json.
+		v, p := validation.Check(name, *values[name])
+		if p != validation.OK || name == "phone" && v != "" && !validPhone(v) || name == "cvUrl" && v != "" && !validLink(v) {
 			return Message{}, name
 		}
-		if name == "email" && !validEmail(v) || name == "phone" && !validPhone(v) || name == "cvUrl" && !validLink(v) {
-			return Message{}, name
+		if name != "email" {
+			*values[name] = v
 		}
 	}
 	return m, ""
 }
 
-// validEmail accepts a plain addr-spec with a dotted domain.
-func validEmail(e string) bool {
-	a, err := netmail.ParseAddress(e)
-	if err != nil || a.Name != "" || a.Address != e {
-		return false
-	}
-	domain := e[strings.LastIndexByte(e, '@')+1:]
-	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
-}
-
-// validPhone accepts 7 to 15 digits (E.164's maximum), optionally led by +
-// and grouped with spaces, dots, hyphens or brackets.
 // validLink accepts an absolute http(s) link with a host (a CV, a LinkedIn
 // profile, a portfolio): nothing a mail client or the admin could be tricked
 // into running (javascript:, data:).
@@ -323,6 +321,8 @@ func validLink(v string) bool {
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
 }
 
+// validPhone accepts 7 to 15 digits (E.164's maximum), optionally led by +
+// and grouped with spaces, dots, hyphens or brackets.
 func validPhone(p string) bool {
 	digits := 0
 	for i, r := range p {
@@ -337,17 +337,6 @@ func validPhone(p string) bool {
 	return digits >= 7 && digits <= 15
 }
 
-// hasControl reports control characters other than line breaks and tabs
-// in a multi-line field.
-func hasControl(s string, multiline bool) bool {
-	for _, r := range s {
-		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\t')) {
-			return true
-		}
-	}
-	return false
-}
-
 // redirect answers a form post with 303 to the topic's own page (a known
 // topic id, so always a path on this site; /contact-us for an unknown one)
 // with ?outcome= and, for an invalid field, &field=.
@@ -360,9 +349,4 @@ func redirect(c echo.Context, topic, outcome, badField string) error {
 		q.Set("field", badField)
 	}
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/%s?%s#contact-form", topic, q.Encode()))
-}
-
-func formPost(r *http.Request) bool {
-	mt, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	return err == nil && mt == echo.MIMEApplicationForm
 }

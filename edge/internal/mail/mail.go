@@ -33,6 +33,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 )
 
 // Message is one plain-text e-mail to one recipient.
@@ -54,6 +55,7 @@ func New(smtpURL, from string, db *storage.DB) (Sender, error) {
 		return nil, fmt.Errorf("mail: MAIL_FROM %q: %w", from, err)
 	}
 	if smtpURL == "" {
+		slog.Warn("mail: SMTP_URL is not set: NO E-MAIL LEAVES THIS MACHINE; messages (sign-up confirmations, reset links) are kept in the mail_outbox table: read them with `edge mail`")
 		return &Outbox{DB: db, From: from}, nil
 	}
 	return NewSMTP(smtpURL, from)
@@ -86,7 +88,8 @@ func (o *Outbox) Send(ctx context.Context, m Message) error {
 	if err := o.DB.WithContext(ctx).Create(&row).Error; err != nil {
 		return fmt.Errorf("mail: outbox: %w", err)
 	}
-	slog.Info("mail: no SMTP_URL, message kept in mail_outbox", "id", row.ID, "to", m.To, "subject", m.Subject, "body", m.Text)
+	// Never the body: it carries single-use links (reset, confirmation).
+	slog.Info("mail: no SMTP_URL, message kept in mail_outbox (read it with `edge mail`)", "id", row.ID, "subject", m.Subject)
 	return nil
 }
 
@@ -244,4 +247,15 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// Fill replaces {key} in a template with vars[key]. A value cannot break out
+// of its place: control characters (line breaks included) and bidi
+// overrides are dropped from it, and it is not scanned for further {keys}.
+func Fill(template string, vars map[string]string) string {
+	pairs := make([]string, 0, 2*len(vars))
+	for k, v := range vars {
+		pairs = append(pairs, "{"+k+"}", validation.Clean(v))
+	}
+	return strings.NewReplacer(pairs...).Replace(template)
 }

@@ -10,13 +10,16 @@
 package newsletter
 
 import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
-	"net/mail"
 	"net/url"
 	"strings"
 	"time"
@@ -24,9 +27,13 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm/clause"
 
+	"omnibus/edge/internal/http/crossorigin"
+	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/validation"
 	"omnibus/shared"
 )
 
@@ -40,6 +47,10 @@ type Subscription struct {
 	ID        uint64 `gorm:"primaryKey"`
 	Email     string
 	CreatedAt time.Time
+	// Double opt-in (migration 91): pending until the mailed link is opened.
+	ConfirmedAt      *time.Time
+	ConfirmSentAt    *time.Time
+	ConfirmTokenHash *string
 }
 
 // TableName keeps the model on migration 2's table.
@@ -53,17 +64,37 @@ const (
 	reasonTooLarge    = "tooLarge"
 	reasonRateLimited = "rateLimited"
 	reasonUnavailable = "unavailable"
+	reasonCrossSite   = "crossSite"
+	reasonUnsupported = "unsupportedType"
+	reasonConfirmed   = "confirmed"
+	reasonConfirmBad  = "confirmInvalid"
+)
+
+// confirmTTL is how long a confirmation link works; resendAfter is how soon
+// another subscribe for a pending address mails a new one.
+const (
+	confirmTTL  = 7 * 24 * time.Hour
+	resendAfter = 10 * time.Minute
 )
 
 // messages are the texts for each reason code, read once from the shared content.
 var messages = func() map[string]string {
 	var c struct {
-		Messages map[string]string `json:"messages"`
+		Messages     map[string]string `json:"messages"`
+		ConfirmEmail struct {
+			Subject string `json:"subject"`
+			Body    string `json:"body"`
+		} `json:"confirmEmail"`
 	}
 	if err := json.Unmarshal(shared.NewsletterJSON, &c); err != nil {
 		panic("newsletter: shared/content/newsletter.json: " + err.Error())
 	}
-	for _, k := range []string{reasonEmpty, reasonInvalid, reasonMalformed, reasonTooLarge, reasonRateLimited, reasonUnavailable} {
+	if c.ConfirmEmail.Subject == "" || !strings.Contains(c.ConfirmEmail.Body, "{link}") {
+		panic("newsletter: shared/content/newsletter.json: confirmEmail needs a subject and a body with {link}")
+	}
+	confirmSubject, confirmBody = c.ConfirmEmail.Subject, c.ConfirmEmail.Body
+	for _, k := range []string{reasonEmpty, reasonInvalid, reasonMalformed, reasonTooLarge, reasonRateLimited, reasonUnavailable,
+		reasonCrossSite, reasonUnsupported, reasonConfirmed, reasonConfirmBad} {
 		if c.Messages[k] == "" {
 			panic("newsletter: shared/content/newsletter.json has no message " + k)
 		}
@@ -71,9 +102,18 @@ var messages = func() map[string]string {
 	return c.Messages
 }()
 
+// The confirmation mail (newsletter.json's confirmEmail).
+var confirmSubject, confirmBody string
+
 // Service is the subscribe endpoint.
 type Service struct {
 	db *storage.DB
+	// Mail sends the confirmation link (double opt-in); PublicURL is the
+	// base of that link and the origin the cross-site check trusts.
+	Mail      mail.Sender
+	PublicURL string
+	// Background runs work the answer does not wait for (tests run it inline).
+	Background func(func())
 	// Limit bounds subscriptions per client IP. The default allows a burst
 	// of 10, then one more every 6 seconds.
 	Limit *ratelimit.Limiter
@@ -81,18 +121,27 @@ type Service struct {
 
 // New returns the service on db.
 func New(db *storage.DB) *Service {
-	return &Service{db: db, Limit: ratelimit.New(10, 6*time.Second)}
+	return &Service{db: db, Limit: ratelimit.New(10, 6*time.Second), Background: func(f func()) { go f() }}
 }
 
-// Register adds POST /news-letter/subscribe to g (the /api/v1 group).
+// Register adds POST /news-letter/subscribe (cross-site posts refused with
+// 403, the check the account endpoints use) and GET /news-letter/confirm
+// (the mailed link) to g (the /api/v1 group).
 func (s *Service) Register(g *echo.Group) {
-	g.POST("/news-letter/subscribe", s.subscribe)
+	g.POST("/news-letter/subscribe", s.subscribe, crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
+		return response.Error(c, http.StatusForbidden, messages[reasonCrossSite])
+	}))
+	g.GET("/news-letter/confirm", s.confirm)
 }
 
 func (s *Service) subscribe(c echo.Context) error {
 	req := c.Request()
-	form := isForm(req)
-	if ok, wait := s.Limit.Allow(c.RealIP()); !ok {
+	kind := crossorigin.TypeOf(req)
+	if kind == crossorigin.Unsupported {
+		return response.Error(c, http.StatusUnsupportedMediaType, messages[reasonUnsupported])
+	}
+	form := kind == crossorigin.Form
+	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
 		if form {
 			return redirect(c, "", reasonRateLimited)
 		}
@@ -128,10 +177,12 @@ func (s *Service) subscribe(c echo.Context) error {
 	if reason != "" {
 		return fail(c, form, returnTo, reason)
 	}
+	// Stored as pending; the address's owner confirms by the mailed link.
 	// Subscribing twice is a success: the second insert does nothing.
+	now := time.Now().UTC()
 	err = s.db.WithContext(req.Context()).
 		Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "email"}}, DoNothing: true}).
-		Create(&Subscription{Email: email, CreatedAt: time.Now().UTC()}).Error
+		Create(&Subscription{Email: email, CreatedAt: now}).Error
 	if err != nil && !storage.IsUniqueViolation(err) {
 		slog.Error("newsletter: store subscription", "err", err)
 		if form {
@@ -139,6 +190,7 @@ func (s *Service) subscribe(c echo.Context) error {
 		}
 		return response.Error(c, http.StatusServiceUnavailable, messages[reasonUnavailable])
 	}
+	s.Background(func() { s.sendConfirmation(email) })
 	if form {
 		return redirect(c, returnTo, "")
 	}
@@ -165,25 +217,17 @@ func decodeJSON(body []byte) (email, reason string) {
 }
 
 // Normalise trims and lower-cases an address, or says why it is refused:
-// "empty" for an empty or blank one, "invalid" for one that is not a plain
-// addr-spec with a dotted domain.
+// "empty" for an empty or blank one, "invalid" for one that breaks the
+// e-mail rule of shared/validation.json.
 func Normalise(raw string) (email, reason string) {
-	e := strings.TrimSpace(raw)
-	if e == "" {
+	e, p := validation.Email(raw)
+	switch p {
+	case validation.OK:
+		return e, ""
+	case validation.Required:
 		return "", reasonEmpty
 	}
-	if len(e) > 254 {
-		return "", reasonInvalid
-	}
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Name != "" || a.Address != e {
-		return "", reasonInvalid
-	}
-	domain := e[strings.LastIndexByte(e, '@')+1:]
-	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
-		return "", reasonInvalid
-	}
-	return strings.ToLower(e), ""
+	return "", reasonInvalid
 }
 
 func fail(c echo.Context, form bool, returnTo, reason string) error {
@@ -233,8 +277,79 @@ func localPath(s string) *url.URL {
 	return &url.URL{Path: u.Path, RawPath: u.RawPath, RawQuery: u.RawQuery}
 }
 
-func isForm(r *http.Request) bool {
-	mt, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	return err == nil && mt == echo.MIMEApplicationForm
+// sendConfirmation mails a fresh confirmation link to a pending address,
+// at most once per resendAfter (the claim is one UPDATE, so concurrent
+// subscribes send one mail). A confirmed address gets nothing.
+func (s *Service) sendConfirmation(email string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	now := time.Now().UTC()
+	token := newToken()
+	h := tokenHash(token)
+	res := s.db.WithContext(ctx).Model(&Subscription{}).
+		Where("email = ? AND confirmed_at IS NULL AND (confirm_sent_at IS NULL OR confirm_sent_at < ?)", email, now.Add(-resendAfter)).
+		Updates(map[string]any{"confirm_token_hash": h, "confirm_sent_at": now})
+	if res.Error != nil {
+		slog.Error("newsletter: confirmation link", "err", res.Error)
+		return
+	}
+	if res.RowsAffected != 1 {
+		return
+	}
+	if s.Mail == nil {
+		slog.Error("newsletter: no mail sender; confirmation not sent")
+		return
+	}
+	base, err := url.Parse(s.PublicURL)
+	if err != nil || base.Host == "" {
+		base = &url.URL{Scheme: "http", Host: "localhost:8080"}
+	}
+	link := base.JoinPath("/api/v1/news-letter/confirm")
+	link.RawQuery = url.Values{"token": {token}}.Encode()
+	body := mail.Fill(confirmBody, map[string]string{"link": link.String()})
+	if err := s.Mail.Send(ctx, mail.Message{To: email, Subject: confirmSubject, Text: body}); err != nil {
+		slog.Error("newsletter: send confirmation", "err", err)
+	}
 }
 
+// confirm: GET /news-letter/confirm?token=… (the mailed link). Confirms the
+// subscription once and answers 303 to /?newsletter=confirmed#newsletter
+// (or ?newsletter=error&reason=confirmInvalid).
+func (s *Service) confirm(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	c.Response().Header().Set("Referrer-Policy", "no-referrer")
+	token := c.QueryParam("token")
+	now := time.Now().UTC()
+	back := func(outcome string) error {
+		q := url.Values{"newsletter": {outcome}}
+		if outcome != reasonConfirmed {
+			q = url.Values{"newsletter": {"error"}, "reason": {outcome}}
+		}
+		return c.Redirect(http.StatusSeeOther, "/?"+q.Encode()+"#newsletter")
+	}
+	if len(token) != 43 {
+		return back(reasonConfirmBad)
+	}
+	res := s.db.WithContext(c.Request().Context()).Model(&Subscription{}).
+		Where("confirm_token_hash = ? AND confirmed_at IS NULL AND confirm_sent_at > ?", tokenHash(token), now.Add(-confirmTTL)).
+		Updates(map[string]any{"confirmed_at": now, "confirm_token_hash": nil})
+	if res.Error != nil {
+		slog.Error("newsletter: confirm", "err", res.Error)
+		return back(reasonUnavailable)
+	}
+	if res.RowsAffected != 1 {
+		return back(reasonConfirmBad)
+	}
+	return back(reasonConfirmed)
+}
+
+func newToken() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func tokenHash(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}

@@ -41,7 +41,10 @@ func Open(databaseURL, dataDir string) (*DB, error) {
 func OpenSQLite(path string) (*DB, error) {
 	// WAL lets readers run beside the writer; busy_timeout waits for a lock
 	// instead of failing at once; foreign keys are off by default in SQLite.
-	dsn := path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)"
+	// _txlock=immediate: every transaction takes the write lock when it
+	// begins, so one that reads before it writes waits its turn instead of
+	// failing with SQLITE_BUSY when it tries to upgrade (issue 9).
+	dsn := path + "?_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)"
 	g, err := gorm.Open(sqlite.Open(dsn), gormConfig())
 	if err != nil {
 		return nil, fmt.Errorf("storage: open sqlite: %w", err)

@@ -2,6 +2,8 @@
 // (edge/internal/contact) from the same shared/content/contact.json, so the
 // visitor sees the same message inline that the edge would answer with.
 
+import { check } from "./validation";
+
 export type ContactFieldName = "name" | "email" | "company" | "phone" | "cvUrl" | "message";
 
 export interface ContactFieldRule {
@@ -21,7 +23,6 @@ export const CONTACT_FIELDS: readonly ContactFieldName[] = ["name", "email", "co
 /** The endpoint (SPEC §7); the form posts here with or without JavaScript. */
 export const CONTACT_ENDPOINT = "/api/v1/omnibus/contact-us";
 
-const EMAIL = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\].]+$/;
 const PHONE = /^\+?[0-9 ().-]+$/;
 
 /** An absolute http(s) link with a host and no user part, as the edge accepts (validLink). */
@@ -37,10 +38,9 @@ function isLink(value: string): boolean {
 /** The field's error message when value breaks its rule, else "". */
 export function fieldError(name: ContactFieldName, rule: ContactFieldRule, raw: string): string {
   const value = raw.trim();
-  const length = [...value].length; // characters, as the edge counts them
   if (value === "") return rule.required ? rule.error : "";
-  if (length > rule.maxLength || (rule.minLength !== undefined && length < rule.minLength)) return rule.error;
-  if (name === "email" && !EMAIL.test(value)) return rule.error;
+  // Lengths, the e-mail pattern and forbidden characters: shared/validation.json.
+  if (check(name, value)) return rule.error;
   if (name === "cvUrl" && !isLink(value)) return rule.error;
   if (name === "phone") {
     const digits = value.replace(/\D/g, "").length;

@@ -20,7 +20,7 @@ export function LoginForm() {
   const hydrated = useHydrated();
   const googleClientId = useGoogleClientId();
   const form = useAuthForm({ email: "", password: "" });
-  const notice = params.has("signedOut") ? auth.messages.signedOut : null;
+  const notice = params.has("signedOut") ? auth.messages.signedOut : params.has("verified") ? auth.messages.verified : null;
   const errors = validateLogin(form.values);
   const onSubmit = form.submitWith(errors, async (values) => {
     const { data } = await api<{ data: SignInStatus }>(API.login, values);

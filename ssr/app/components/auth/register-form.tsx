@@ -6,7 +6,8 @@ import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-pa
 import { GoogleSignIn, useGoogleClientId } from "./google-button";
 import { GoogleDivider } from "./login-form";
 import { useAuthForm } from "./use-auth-form";
-import { slugify, storeNameError, validateRegister } from "./validation";
+import { limits } from "../../lib/validation";
+import { MAX_PASSWORD, MIN_PASSWORD, slugify, storeNameError, validateRegister } from "./validation";
 
 const t = auth.register;
 
@@ -39,11 +40,11 @@ export function RegisterForm() {
     <AuthCard heading={t.heading} intro={t.intro}>
       <FormAlert message={form.errorDetail} />
       <form method="post" action={API.register} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
-        <Field id="register-name" label={t.name} autoComplete="name" required maxLength={100}
+        <Field id="register-name" label={t.name} autoComplete="name" required maxLength={limits("name").maxLength}
           {...form.bind("name")} error={form.shown(errors, "name")} />
         <Field id="register-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
           {...form.bind("email")} error={form.shown(errors, "email")} />
-        <Field id="register-password" type="password" label={t.password} autoComplete="new-password" required minLength={8} maxLength={128}
+        <Field id="register-password" type="password" label={t.password} autoComplete="new-password" required minLength={MIN_PASSWORD} maxLength={MAX_PASSWORD}
           {...form.bind("password")} error={form.shown(errors, "password")} hint={t.passwordHint} />
         <Field id="register-store" label={t.storeName} autoComplete="off" required
           {...form.bind("storeName")} error={form.shown(errors, "storeName")}

@@ -3,7 +3,7 @@ import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
 import { useAuthForm } from "./use-auth-form";
-import { newPasswordError } from "./validation";
+import { MAX_PASSWORD, MIN_PASSWORD, newPasswordError } from "./validation";
 
 const t = auth.reset;
 
@@ -30,7 +30,7 @@ export function ResetPasswordForm() {
       {token && (
         <form method="post" action={API.resetPassword} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
           <input type="hidden" name="token" value={token} />
-          <Field id="reset-password" type="password" label={t.password} autoComplete="new-password" required minLength={8} maxLength={128}
+          <Field id="reset-password" type="password" label={t.password} autoComplete="new-password" required minLength={MIN_PASSWORD} maxLength={MAX_PASSWORD}
             {...form.bind("password")} error={form.shown(errors, "password")}
             hint={auth.register.passwordHint} />
           <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />

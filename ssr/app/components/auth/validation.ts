@@ -1,25 +1,27 @@
 // Inline validation of the sign-in forms: the same rules and words as the
 // edge (internal/accounts), so most mistakes are caught before a round trip.
 // The edge stays the authority (common passwords, reserved and taken names).
+// Every rule comes from shared/validation.json (lib/validation.ts).
 import auth from "../../../../shared/content/auth.json";
+import { check, limits } from "../../lib/validation";
 
 const m = auth.messages;
-export const MIN_PASSWORD = 8;
-export const MAX_PASSWORD = 128;
+export const MIN_PASSWORD = limits("password").minLength ?? 8;
+export const MAX_PASSWORD = limits("password").maxLength;
 
 export type Errors<K extends string> = Partial<Record<K, string>>;
 
 export function emailError(email: string): string | undefined {
-  const e = email.trim();
-  if (e === "") return m.emailRequired;
-  if (e.length > 254 || !/^[^\s@<>()]+@[^\s@<>()]+\.[^\s@<>().]+$/.test(e)) return m.emailInvalid;
+  const p = check("email", email);
+  if (p === "required") return m.emailRequired;
+  if (p) return m.emailInvalid;
 }
 
 export function newPasswordError(password: string): string | undefined {
   if (password.trim() === "") return m.passwordRequired;
-  const n = [...password].length;
-  if (n < MIN_PASSWORD) return m.passwordTooShort;
-  if (n > MAX_PASSWORD) return m.passwordTooLong;
+  const p = check("password", password);
+  if (p === "tooShort") return m.passwordTooShort;
+  if (p === "tooLong") return m.passwordTooLong;
 }
 
 /** A wanted store name as the subdomain it would get (edge: accounts.Slug). */
@@ -32,9 +34,11 @@ export function slugify(name: string): string {
 
 export function storeNameError(name: string): string | undefined {
   if (name.trim() === "") return m.storeNameRequired;
+  if (check("storeName", name) === "forbidden") return m.storeNameInvalid;
   const slug = slugify(name);
-  if (slug.length < 3) return m.storeNameTooShort;
-  if (slug.length > 63) return m.storeNameTooLong;
+  const { minLength = 3, maxLength } = limits("storeName");
+  if (slug.length < minLength) return m.storeNameTooShort;
+  if (slug.length > maxLength) return m.storeNameTooLong;
 }
 
 export function validateLogin(v: { email: string; password: string }): Errors<"email" | "password"> {
@@ -42,9 +46,9 @@ export function validateLogin(v: { email: string; password: string }): Errors<"e
 }
 
 export function validateRegister(v: { name: string; email: string; password: string; storeName: string }): Errors<"name" | "email" | "password" | "storeName"> {
-  const name = v.name.trim();
+  const name = check("name", v.name);
   return {
-    name: name === "" ? m.nameRequired : [...name].length > 100 ? m.nameTooLong : undefined,
+    name: name === "required" ? m.nameRequired : name === "tooLong" ? m.nameTooLong : name ? m.nameInvalid : undefined,
     email: emailError(v.email),
     password: newPasswordError(v.password),
     storeName: storeNameError(v.storeName),

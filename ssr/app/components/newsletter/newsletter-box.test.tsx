@@ -60,14 +60,28 @@ describe("NewsletterBox", () => {
     answer(new Response(JSON.stringify({ data: { subscribed: true } }), { status: 200 }));
     expect(await screen.findByText("Subscribed!")).toBeTruthy();
     expect((screen.getByRole("button", { name: newsletter.button }) as HTMLButtonElement).disabled).toBe(false);
+    // The field clears after 'Subscribed!'.
+    expect(email.value).toBe("");
     fireEvent.click(screen.getByRole("button", { name: newsletter.close }));
     expect(screen.queryByText("Subscribed!")).toBeNull();
+  });
+
+  it("refuses 'not-an-email' with the edge's rule before any request (issue 13)", async () => {
+    const fetcher = vi.spyOn(globalThis, "fetch");
+    const { email, submit } = await renderBox();
+    for (const bad of ["not-an-email", "a,b@x.in"]) {
+      fireEvent.change(email, { target: { value: bad } });
+      fireEvent.click(submit);
+      expect((await screen.findByRole("alert")).textContent).toContain(newsletter.messages.invalid);
+    }
+    expect(fetcher).not.toHaveBeenCalled();
+    expect(email.value).toBe("a,b@x.in"); // kept, so it can be corrected
   });
 
   it("shows the server's errorDetail in a closable banner", async () => {
     vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response(JSON.stringify({ errorDetail: "Please enter a valid value" }), { status: 400 }));
     const { email, submit } = await renderBox();
-    fireEvent.change(email, { target: { value: "ada@" } });
+    fireEvent.change(email, { target: { value: "ada@example.com" } });
     fireEvent.click(submit);
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain("Please enter a valid value");

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { useSiteData } from "~/lib/site-content";
+import { check } from "~/lib/validation";
 import { initialState, returnPath, subscribe, SUBSCRIBE_URL, type NewsletterState } from "./state";
 
 /**
@@ -19,9 +20,12 @@ export function NewsletterBox({ id = "newsletter" }: { id?: string }) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (loading) return;
-    const email = String(new FormData(event.currentTarget).get("emailaddress") ?? "");
-    if (email.trim() !== "") setState({ status: "loading" });
-    setState(await subscribe(email, newsletter.messages));
+    const form = event.currentTarget;
+    const email = String(new FormData(form).get("emailaddress") ?? "");
+    if (check("email", email) === "") setState({ status: "loading" });
+    const next = await subscribe(email, newsletter.messages);
+    if (next.status === "subscribed") form.reset(); // the field clears after 'Subscribed!'
+    setState(next);
   }
 
   function close() {

@@ -1,6 +1,7 @@
 // The newsletter box's states (SPEC §4): idle, loading while the request runs,
 // then 'Subscribed!' or an error message in a closable banner.
 import type { NewsletterContent } from "~/lib/site";
+import { check } from "~/lib/validation";
 
 export type NewsletterState =
   | { status: "idle" }
@@ -38,8 +39,8 @@ export function returnPath(pathname: string, search: URLSearchParams): string {
 }
 
 /**
- * Posts the address as JSON with credentials (SPEC §7). A blank address is
- * refused here without a request. The success body is not read; on failure
+ * Posts the address as JSON with credentials (SPEC §7). A blank address, or
+ * one the edge's e-mail rule refuses, is refused here without a request. The success body is not read; on failure
  * the server's errorDetail is the message.
  */
 export async function subscribe(
@@ -47,7 +48,10 @@ export async function subscribe(
   messages: Messages,
   fetcher: typeof fetch = fetch,
 ): Promise<NewsletterState> {
-  if (email.trim() === "") return { status: "error", message: messages.empty };
+  // The edge's rule (shared/validation.json), checked before any request.
+  const problem = check("email", email);
+  if (problem === "required") return { status: "error", message: messages.empty };
+  if (problem) return { status: "error", message: messages.invalid };
   let response: Response;
   try {
     response = await fetcher(SUBSCRIBE_URL, {
