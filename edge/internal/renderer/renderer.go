@@ -21,7 +21,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -43,7 +45,8 @@ type Options struct {
 	Dev bool
 	// Node is the node binary (default "node" on PATH).
 	Node string
-	// Env is extra environment for the child ("KEY=value").
+	// Env is extra environment for the child ("KEY=value"), beside the
+	// variables it inherits (InheritedEnv) and those the supervisor sets.
 	Env []string
 	// Output receives the child's stdout and stderr (default os.Stderr).
 	Output io.Writer
@@ -250,7 +253,7 @@ func (s *Supervisor) spawn() (<-chan error, error) {
 	}
 	cmd := exec.Command(s.opts.Node, args...)
 	cmd.Dir = s.opts.Dir
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(childEnv(os.Environ()),
 		"PORT="+strconv.Itoa(s.opts.Port),
 		"HOST=127.0.0.1",
 		"NODE_ENV="+nodeEnv,
@@ -280,6 +283,31 @@ func (s *Supervisor) spawn() (<-chan error, error) {
 		exited <- err
 	}()
 	return exited, nil
+}
+
+// InheritedEnv lists the only variables of the edge's environment the child
+// renderer inherits: what Node itself needs and what the renderer reads.
+// Everything else (DATABASE_URL, GOOGLE_CLIENT_SECRET, CACHE_PURGE_TOKEN,
+// SMTP_URL, …) stays with the edge: the renderer renders, it holds no secret.
+// The supervisor sets PORT, HOST, NODE_ENV, API_URL and PUBLIC_URL itself.
+var InheritedEnv = []string{
+	// Node and the system
+	"PATH", "HOME", "TMPDIR", "TZ", "LANG", "LC_ALL", "TERM", "NO_COLOR",
+	"NODE_OPTIONS", "NODE_EXTRA_CA_CERTS",
+	// The renderer's own settings (README, Configuration)
+	"SUPPORT_EMAIL", "SUPPORT_PHONE", "SCHEDULE_DEMO_URL", "GOOGLE_CLIENT_ID", "LOG_LEVEL",
+}
+
+// childEnv keeps the entries of environ whose name is in InheritedEnv.
+func childEnv(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(InheritedEnv, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // terminate asks the child's group to stop and waits for the child; Stop
