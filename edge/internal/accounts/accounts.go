@@ -106,13 +106,13 @@ func New(db *storage.DB, sender mail.Sender, opt Options) *Service {
 	}
 	s := &Service{
 		db: db, mail: sender, opt: opt, public: pub,
-		LoginByIP:        ratelimit.New(20, 30*time.Second),
-		LoginByAccount:   ratelimit.New(5, time.Minute),
-		ResetByIP:        ratelimit.New(5, time.Minute),
-		ResetByAccount:   ratelimit.New(3, 10*time.Minute),
-		RegisterByIP:     ratelimit.New(10, time.Minute),
-		GoogleByIP:       ratelimit.New(20, 30*time.Second),
-		AvailabilityByIP: ratelimit.New(60, time.Second),
+		LoginByIP:        ratelimit.For(db, "login_ip", 20, 30*time.Second),
+		LoginByAccount:   ratelimit.For(db, "login_account", 5, time.Minute),
+		ResetByIP:        ratelimit.For(db, "reset_ip", 5, time.Minute),
+		ResetByAccount:   ratelimit.For(db, "reset_account", 3, 10*time.Minute),
+		RegisterByIP:     ratelimit.For(db, "register_ip", 10, time.Minute),
+		GoogleByIP:       ratelimit.For(db, "google_ip", 20, 30*time.Second),
+		AvailabilityByIP: ratelimit.For(db, "availability_ip", 60, time.Second),
 		now:              func() time.Time { return time.Now().UTC() },
 		background:       func(f func()) { go f() },
 	}

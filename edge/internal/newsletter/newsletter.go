@@ -81,7 +81,7 @@ type Service struct {
 
 // New returns the service on db.
 func New(db *storage.DB) *Service {
-	return &Service{db: db, Limit: ratelimit.New(10, 6*time.Second)}
+	return &Service{db: db, Limit: ratelimit.For(db, "newsletter_ip", 10, 6*time.Second)}
 }
 
 // Register adds POST /news-letter/subscribe to g (the /api/v1 group).
