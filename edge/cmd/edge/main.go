@@ -27,6 +27,7 @@ import (
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/mail"
+	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
@@ -70,6 +71,18 @@ func run(log *slog.Logger) error {
 	}
 	edgeOrigin := "http://" + loopbackAddr(ln.Addr())
 
+	// Metrics (METRICS_ADDR): a registry the parts below feed, served on a
+	// listener of its own, never the public one.
+	var met *metrics.Metrics
+	rendererMetricsPort := 0
+	if cfg.MetricsAddr != "" {
+		if met, err = metrics.New(shared.RoutesJSON); err != nil {
+			ln.Close()
+			return err
+		}
+		rendererMetricsPort = cfg.RendererMetricsPort
+	}
+
 	// 4. The renderer: a supervised child on loopback, or RENDERER_URL.
 	var rend *renderer.Supervisor
 	if cfg.RendererURL != "" {
@@ -82,6 +95,8 @@ func run(log *slog.Logger) error {
 			PublicURL: cfg.PublicURL,
 			Dev:       cfg.RendererDev,
 			Logger:    log,
+
+			MetricsPort: rendererMetricsPort,
 		})
 	}
 	if err != nil {
@@ -92,6 +107,9 @@ func run(log *slog.Logger) error {
 
 	// 5. Pages: everything that is not API, health or a static file.
 	var pages http.Handler = proxy.New(proxy.Options{Target: rend.URL(), Timeout: cfg.RendererTimeout, Logger: log})
+	if met != nil {
+		pages = met.Renders(pages)
+	}
 	// The page cache in front of it (off in dev mode, where pages change
 	// with every edit, and with CACHE_MAX_BYTES=0).
 	var pageCache *cache.Cache
@@ -109,6 +127,10 @@ func run(log *slog.Logger) error {
 			return fmt.Errorf("cache purge fan-out: %w", err)
 		}
 		pages = pageCache.Wrap(pages)
+		if met != nil {
+			pages = met.PageCache(pages)
+			met.WatchCache(pageCache.Stats)
+		}
 	}
 
 	// Accounts: sessions, sign-in (password, Google), password reset mail.
@@ -148,6 +170,27 @@ func run(log *slog.Logger) error {
 	})
 	if pageCache != nil {
 		pageCache.Register(srv.Echo, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
+	}
+	if met != nil {
+		srv.Echo.Use(met.Middleware())
+		met.WatchRenderer(rend.Starts)
+		if sqlDB, err := db.DB.DB(); err == nil {
+			met.WatchDB(sqlDB)
+		}
+		if u := rend.MetricsURL(); u != "" {
+			met.ScrapeRenderer(u)
+		} else if cfg.RendererMetricsURL != "" {
+			met.ScrapeRenderer(cfg.RendererMetricsURL)
+		}
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("METRICS_ADDR: %w", err)
+		}
+		msrv := met.NewServer()
+		go msrv.Serve(mln)
+		defer msrv.Close()
+		log.Info("metrics listening", "addr", mln.Addr().String())
 	}
 	if err := seo.Register(srv.Echo, cfg.PublicURL); err != nil {
 		return err

@@ -78,6 +78,17 @@ type Config struct {
 	// SessionTTL ends a session after this long without activity
 	// (SESSION_TTL, default 168h = 7 days).
 	SessionTTL time.Duration
+
+	// MetricsAddr is the Prometheus listener, /metrics only, apart from the
+	// public port (METRICS_ADDR, e.g. 127.0.0.1:9090; empty: no metrics).
+	MetricsAddr string
+	// RendererMetricsPort is the child renderer's loopback metrics port,
+	// scraped through METRICS_ADDR (RENDERER_METRICS_PORT, default
+	// RENDERER_PORT+1; only used when MetricsAddr is set).
+	RendererMetricsPort int
+	// RendererMetricsURL is an external renderer's metrics URL
+	// (RENDERER_METRICS_URL, with RENDERER_URL; empty: not scraped).
+	RendererMetricsURL string
 }
 
 // Load reads the environment.
@@ -104,6 +115,9 @@ func Load() Config {
 		GoogleIssuerURL:      env("GOOGLE_ISSUER_URL", "https://accounts.google.com"),
 		MerchantAppURL:       env("MERCHANT_APP_URL", "/landing-page"),
 		SessionTTL:           envDuration("SESSION_TTL", 7*24*time.Hour),
+		MetricsAddr:          os.Getenv("METRICS_ADDR"),
+		RendererMetricsPort:  envInt("RENDERER_METRICS_PORT", envInt("RENDERER_PORT", 3001)+1),
+		RendererMetricsURL:   os.Getenv("RENDERER_METRICS_URL"),
 	}
 }
 

@@ -43,6 +43,9 @@ type Options struct {
 	// Dev runs `node server.js --dev` (Vite with hot reload) and
 	// NODE_ENV=development instead of production.
 	Dev bool
+	// MetricsPort is the loopback port of the renderer's own Prometheus
+	// metrics (METRICS_PORT for the child; 0: none).
+	MetricsPort int
 	// Node is the node binary (default "node" on PATH).
 	Node string
 	// Env is extra environment for the child ("KEY=value"), beside the
@@ -140,6 +143,15 @@ func (s *Supervisor) Starts() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.started
+}
+
+// MetricsURL is the child renderer's metrics endpoint, or "" when it has
+// none (Options.MetricsPort 0, or an external renderer).
+func (s *Supervisor) MetricsURL() string {
+	if s.opts.MetricsPort <= 0 {
+		return ""
+	}
+	return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(s.opts.MetricsPort)) + "/metrics"
 }
 
 // HealthPath is the renderer's own health endpoint (ssr/server.js).
@@ -260,6 +272,9 @@ func (s *Supervisor) spawn() (<-chan error, error) {
 		"API_URL="+s.opts.APIURL,
 		"PUBLIC_URL="+s.opts.PublicURL,
 	)
+	if s.opts.MetricsPort > 0 {
+		cmd.Env = append(cmd.Env, "METRICS_PORT="+strconv.Itoa(s.opts.MetricsPort))
+	}
 	cmd.Env = append(cmd.Env, s.opts.Env...)
 	cmd.Stdout = s.opts.Output
 	cmd.Stderr = s.opts.Output

@@ -5,6 +5,7 @@
 import type { SignInStatus } from "./api";
 
 import { SESSION_COOKIE } from "~/lib/http-names";
+import { errorMessage, log, requestIdHeaders } from "~/lib/log.server";
 export { SESSION_COOKIE };
 const API_TIMEOUT_MS = 2_000;
 
@@ -13,7 +14,7 @@ export async function signInStatus(request: Request, apiUrl = process.env.API_UR
   if (!cookie.split(/;\s*/).some((c) => c.startsWith(`${SESSION_COOKIE}=`))) return null;
   try {
     const res = await fetch(`${apiUrl.replace(/\/+$/, "")}/api/v1/oaccount/isloggedin`, {
-      headers: { accept: "application/json", cookie },
+      headers: { accept: "application/json", cookie, ...requestIdHeaders() },
       signal: AbortSignal.timeout(API_TIMEOUT_MS),
     });
     if (!res.ok) throw new Error(`status ${res.status}`);
@@ -21,7 +22,7 @@ export async function signInStatus(request: Request, apiUrl = process.env.API_UR
     if (typeof body.data?.isLoggedIn !== "boolean") throw new Error("unexpected body");
     return { isLoggedIn: body.data.isLoggedIn, omnicustomerStatus: String(body.data.omnicustomerStatus ?? "") };
   } catch (error) {
-    console.error(`isloggedin: treating the visitor as signed out (${error instanceof Error ? error.message : error})`);
+    log.warn(`isloggedin: treating the visitor as signed out (${errorMessage(error)})`);
     return null;
   }
 }
