@@ -17,12 +17,14 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // Metrics is one edge's registry and the instruments that feed it.
@@ -38,7 +40,7 @@ type Metrics struct {
 	renderSeconds  prometheus.Histogram
 	renderTTFB     prometheus.Histogram
 
-	renderer *rendererGatherer
+	renderer atomic.Pointer[rendererGatherer]
 }
 
 // New builds the registry. routesJSON is shared/routes.json, whose paths
@@ -199,18 +201,23 @@ func (m *Metrics) WatchDB(db *sql.DB) {
 // ScrapeRenderer adds the renderer's own metrics, fetched from url (its
 // loopback /metrics) at each scrape, to this edge's.
 func (m *Metrics) ScrapeRenderer(url string) {
-	m.renderer = newRendererGatherer(url)
-	m.reg.MustRegister(m.renderer.up)
+	r := newRendererGatherer(url)
+	m.reg.MustRegister(r.up)
+	m.renderer.Store(r)
 }
 
 // Handler serves the exposition: the edge's registry and, when
 // ScrapeRenderer was called, the renderer's metrics. A renderer that does
 // not answer leaves its series out (omnibus_renderer_metrics_up 0).
+// The handler may be made before ScrapeRenderer is called.
 func (m *Metrics) Handler() http.Handler {
-	var g prometheus.Gatherer = m.reg
-	if m.renderer != nil {
-		g = prometheus.Gatherers{m.renderer, m.reg} // the renderer first: it sets its up gauge
-	}
+	g := prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		r := m.renderer.Load()
+		if r == nil {
+			return m.reg.Gather()
+		}
+		return prometheus.Gatherers{r, m.reg}.Gather() // the renderer first: it sets its up gauge
+	})
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
 	return mux
