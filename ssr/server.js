@@ -4,18 +4,22 @@
 //   node server.js          production: renders with build/server, no static files
 //   node server.js --dev    development: Vite dev server middleware (hot reload) serves everything
 //
-// Environment: PORT (default 3001), API_URL, PUBLIC_URL, NODE_ENV, LOG_LEVEL,
-// METRICS_PORT (Prometheus metrics on 127.0.0.1:METRICS_PORT; unset: none).
+// Environment: PORT (default 3001), API_URL, PUBLIC_URL, NODE_ENV, and
+// LISTEN_HOST (default 127.0.0.1: the edge's child, or a container sharing the
+// edge's pod). docker-compose.yml sets 0.0.0.0: there the renderer is its own
+// container on the private compose network, never published.
+// METRICS_PORT: Prometheus metrics on HOST:METRICS_PORT (unset: none); the
+// edge fetches them into its own METRICS_ADDR scrape. LOG_LEVEL: the log's level.
 //
 // Logs are JSON lines (pino) carrying the edge's request id; the logger, the
 // request middleware and the metrics come from the server build's entry
-// (app/lib/renderer-server.server.ts).
+// (app/lib/renderer-server.server.ts), so nothing beyond server.js and build/ is needed.
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 
 const DEV = process.argv.includes("--dev");
 const PORT = Number(process.env.PORT ?? 3001);
-const HOST = "127.0.0.1";
+const HOST = process.env.LISTEN_HOST || "127.0.0.1";
 /** How long in-flight requests may take to finish after SIGTERM. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -23,7 +27,9 @@ const app = express();
 app.disable("x-powered-by");
 // Only the edge on loopback talks to us: believe its X-Forwarded-* headers
 // (req.ip, req.protocol, the request URL's host) and nobody else's.
-app.set("trust proxy", "loopback");
+// On a private container network (LISTEN_HOST set) the edge is another
+// container there: trust private addresses too, still never the public.
+app.set("trust proxy", HOST === "127.0.0.1" ? "loopback" : ["loopback", "uniquelocal"]);
 
 app.get("/__renderer/health", (_req, res) => {
   res.set("Cache-Control", "no-store").json({ status: "ok" });
@@ -56,9 +62,11 @@ const server = app.listen(PORT, HOST, () => {
 if (process.env.METRICS_PORT) {
   const metricsPort = Number(process.env.METRICS_PORT);
   runtime
-    .serveMetrics(metricsPort)
+    .serveMetrics(metricsPort, HOST)
     .on("listening", () => log.info(`renderer metrics on http://${HOST}:${metricsPort}/metrics`))
-    .on("error", (err) => log.error({ err }, "renderer metrics: cannot listen; serving pages without them"));
+    .on("error", (err) => {
+      if (err.code !== "EADDRINUSE") log.error({ err }, "renderer metrics: cannot listen; serving pages without them");
+    });
 }
 // Behind the edge's keep-alive pool: keep idle connections longer than the edge does.
 server.keepAliveTimeout = 65_000;

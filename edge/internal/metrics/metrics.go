@@ -169,13 +169,14 @@ func (m *Metrics) Renders(next http.Handler) http.Handler {
 	})
 }
 
-// WatchRenderer exposes the renderer supervisor's restarts; starts is how
-// many times a child was started (renderer.Supervisor.Starts).
+// WatchRenderer exposes how many renderer children the supervisor has
+// started (renderer.Supervisor.Starts): the first and its standby at start,
+// then one more for each restart.
 func (m *Metrics) WatchRenderer(starts func() int) {
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "omnibus_renderer_restarts_total",
-		Help: "How many times the renderer child was started again after it exited.",
-	}, func() float64 { return float64(max(starts()-1, 0)) }))
+		Name: "omnibus_renderer_starts_total",
+		Help: "Renderer children started by the supervisor (standbys included); it rises when one exits and is replaced.",
+	}, func() float64 { return float64(starts()) }))
 }
 
 // WatchCache exposes the page cache's size (cache.Cache.Stats).

@@ -75,7 +75,7 @@ func TestSharedLimitUnderConcurrency(t *testing.T) {
 // A short refill lets the next event through once its time has come.
 func TestSharedLimitRefills(t *testing.T) {
 	db := storagetest.Postgres(t)
-	l := ratelimit.For(db, "test_refill", 1, 50*time.Millisecond)
+	l := ratelimit.For(db, "test_refill", 1, 5*time.Second) // long enough for two queries on a loaded machine
 	if ok, _ := l.Allow("k"); !ok {
 		t.Fatal("first event refused")
 	}
@@ -83,7 +83,7 @@ func TestSharedLimitRefills(t *testing.T) {
 	if ok {
 		t.Fatal("second event allowed at once")
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		time.Sleep(wait) // the wait the limiter itself asked for
 		if ok, wait = l.Allow("k"); ok {

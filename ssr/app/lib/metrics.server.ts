@@ -25,13 +25,21 @@ export function observeRender(route: string | undefined, status: number, seconds
   renderSeconds.observe({ route: route ?? "other", status: `${Math.floor(status / 100)}xx` }, seconds);
 }
 
-/** Serves GET /metrics on 127.0.0.1:port. */
-export function serveMetrics(port: number): Server {
-  return createServer(async (req, res) => {
+/**
+ * Serves GET /metrics on host:port (loopback unless the renderer is its own
+ * container). While the port is taken (the edge's standby renderer starts
+ * beside the one it will replace) it tries again every second.
+ */
+export function serveMetrics(port: number, host = "127.0.0.1"): Server {
+  const server = createServer(async (req, res) => {
     if (req.method !== "GET" || req.url !== "/metrics") {
       res.writeHead(404).end();
       return;
     }
     res.writeHead(200, { "Content-Type": registry.contentType }).end(await registry.metrics());
-  }).listen(port, "127.0.0.1");
+  });
+  server.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EADDRINUSE") setTimeout(() => server.listen(port, host), 1000).unref();
+  });
+  return server.listen(port, host);
 }
