@@ -25,9 +25,10 @@ $(EDGE_BIN): $(GO_SRC)
 	cd edge && go build -o bin/edge ./cmd/edge
 
 ## run: set up and serve the site on http://localhost:8080 with the embedded SQLite
+## (metrics on http://127.0.0.1:9090/metrics; METRICS_ADDR= turns them off)
 run: build
 	mkdir -p data
-	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr ./bin/edge
+	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr METRICS_ADDR=$${METRICS_ADDR-127.0.0.1:9090} ./bin/edge
 
 ## dev: renderer with Vite hot reload behind the edge
 dev: install build-edge

@@ -8,6 +8,12 @@
 // LISTEN_HOST (default 127.0.0.1: the edge's child, or a container sharing the
 // edge's pod). docker-compose.yml sets 0.0.0.0: there the renderer is its own
 // container on the private compose network, never published.
+// METRICS_PORT: Prometheus metrics on HOST:METRICS_PORT (unset: none); the
+// edge fetches them into its own METRICS_ADDR scrape. LOG_LEVEL: the log's level.
+//
+// Logs are JSON lines (pino) carrying the edge's request id; the logger, the
+// request middleware and the metrics come from the server build's entry
+// (app/lib/renderer-server.server.ts), so nothing beyond server.js and build/ is needed.
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 
@@ -29,9 +35,12 @@ app.get("/__renderer/health", (_req, res) => {
   res.set("Cache-Control", "no-store").json({ status: "ok" });
 });
 
+let runtime;
 if (DEV) {
   const vite = await import("vite");
   const devServer = await vite.createServer({ server: { middlewareMode: true } });
+  runtime = await devServer.ssrLoadModule("/app/lib/renderer-server.server.ts");
+  app.use(runtime.withRequest);
   app.use(devServer.middlewares);
   app.use(
     createRequestHandler({
@@ -41,21 +50,33 @@ if (DEV) {
   );
 } else {
   const build = await import("./build/server/index.js");
+  runtime = build.entry.module;
+  app.use(runtime.withRequest);
   app.use(createRequestHandler({ build, mode: process.env.NODE_ENV ?? "production" }));
 }
+const { log } = runtime;
 
 const server = app.listen(PORT, HOST, () => {
-  console.log(`renderer listening on http://${HOST}:${PORT}${DEV ? " (dev)" : ""}`);
+  log.info({ dev: DEV }, `renderer listening on http://${HOST}:${PORT}`);
 });
+if (process.env.METRICS_PORT) {
+  const metricsPort = Number(process.env.METRICS_PORT);
+  runtime
+    .serveMetrics(metricsPort, HOST)
+    .on("listening", () => log.info(`renderer metrics on http://${HOST}:${metricsPort}/metrics`))
+    .on("error", (err) => {
+      if (err.code !== "EADDRINUSE") log.error({ err }, "renderer metrics: cannot listen; serving pages without them");
+    });
+}
 // Behind the edge's keep-alive pool: keep idle connections longer than the edge does.
 server.keepAliveTimeout = 65_000;
 
 function shutdown(signal) {
-  console.log(`renderer: ${signal}, draining`);
+  log.info(`renderer: ${signal}, draining`);
   server.close(() => process.exit(0));
   server.closeIdleConnections();
   setTimeout(() => {
-    console.error("renderer: drain timeout, exiting");
+    log.error("renderer: drain timeout, exiting");
     process.exit(1);
   }, DRAIN_TIMEOUT_MS).unref();
 }

@@ -3,6 +3,16 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
+import { log, errorMessage } from "./lib/log.server";
+import { setRoute } from "./lib/renderer-server.server";
+
+// ssr/server.js takes its logger, request middleware and metrics listener from here.
+export { log, serveMetrics, withRequest } from "./lib/renderer-server.server";
+
+/** Errors React Router catches in loaders, actions and rendering, as structured log lines (not for aborted requests). */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (!request.signal.aborted) log.error({ err: error }, `${request.method} ${new URL(request.url).pathname}: ${errorMessage(error)}`);
+}
 
 /** Deferred loader data that has not settled after this long is rejected. */
 export const streamTimeout = 5_000;
@@ -17,6 +27,7 @@ export default function handleRequest(
   responseHeaders: Headers,
   routerContext: EntryContext,
 ) {
+  setRoute(routerContext.staticHandlerContext.matches.at(-1)?.route.id);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -59,7 +70,7 @@ export default function handleRequest(
       onError(error: unknown) {
         responseStatusCode = 500;
         // Errors in the shell reject above and are logged by React Router.
-        if (shellRendered) console.error(error);
+        if (shellRendered) log.error({ err: error }, `render: ${errorMessage(error)}`);
       },
     });
   });

@@ -5,8 +5,9 @@
 //
 // Order, top to bottom:
 //
-//	storage → listener → renderer → page proxy → page cache → accounts
-//	→ static files → server (health, seo, API features) → serve → drain
+//	storage → listener → metrics → renderer → page proxy → page cache
+//	→ accounts → static files → server (health, seo, API features)
+//	→ serve → drain
 package app
 
 import (
@@ -27,6 +28,7 @@ import (
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/mail"
+	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
@@ -75,6 +77,10 @@ type App struct {
 	Cache    *cache.Cache
 	Accounts *accounts.Service
 	Mailer   mail.Sender
+	// Metrics is the Prometheus registry; nil when METRICS_ADDR is empty.
+	Metrics *metrics.Metrics
+	// MetricsURL is the metrics listener's http://host:port/metrics.
+	MetricsURL string
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -123,13 +129,32 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		apiURL = a.URL
 	}
 
+	// Metrics (METRICS_ADDR): a registry the parts below feed, served on a
+	// listener of its own, never on the public one (internal/metrics).
+	rendererMetricsPort := 0
+	if cfg.MetricsAddr != "" {
+		if a.Metrics, err = metrics.New(shared.RoutesJSON); err != nil {
+			return nil, err
+		}
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			return nil, fmt.Errorf("METRICS_ADDR: %w", err)
+		}
+		msrv := a.Metrics.NewServer()
+		go msrv.Serve(mln)
+		a.closers = append(a.closers, func() { msrv.Close() })
+		a.MetricsURL = "http://" + mln.Addr().String() + "/metrics"
+		log.Info("metrics listening", "addr", mln.Addr().String())
+		rendererMetricsPort = cfg.RendererMetricsPort
+	}
+
 	// 3. The renderer: a supervised child on loopback, or RENDERER_URL.
 	if cfg.RendererURL != "" {
 		a.Renderer, err = renderer.External(cfg.RendererURL)
 	} else {
 		a.Renderer, err = renderer.Start(renderer.Options{
 			Dir: cfg.SSRDir, Port: cfg.RendererPort, APIURL: apiURL, PublicURL: cfg.PublicURL,
-			Dev: cfg.RendererDev, Output: deps.RendererOutput, Logger: log,
+			Dev: cfg.RendererDev, Output: deps.RendererOutput, Logger: log, MetricsPort: rendererMetricsPort,
 		})
 	}
 	if err != nil {
@@ -152,6 +177,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if a.Metrics != nil {
+		pages = a.Metrics.Renders(pages)
+	}
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
 		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log})
 		fanCtx, stopFanout := context.WithCancel(context.Background())
@@ -160,6 +188,10 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 			return nil, fmt.Errorf("cache purge fan-out: %w", err)
 		}
 		pages = a.Cache.Wrap(pages)
+		if a.Metrics != nil {
+			pages = a.Metrics.PageCache(pages)
+			a.Metrics.WatchCache(a.Cache.Stats)
+		}
 	}
 
 	// 5. Accounts: sessions, sign-in (password, Google), password reset
@@ -207,6 +239,18 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		},
 		Logger: log,
 	})
+	if m := a.Metrics; m != nil {
+		a.Server.Echo.Use(m.Middleware())
+		m.WatchRenderer(rend.Starts)
+		if sqlDB, err := db.DB.DB(); err == nil {
+			m.WatchDB(sqlDB)
+		}
+		if u := rend.MetricsURL(); u != "" {
+			m.ScrapeRenderer(u)
+		} else if cfg.RendererMetricsURL != "" {
+			m.ScrapeRenderer(cfg.RendererMetricsURL)
+		}
+	}
 	if a.Cache != nil {
 		a.Cache.Register(a.Server.Echo, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
 	}

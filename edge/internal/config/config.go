@@ -94,6 +94,17 @@ type Config struct {
 	// (SESSION_TTL, a Go duration, default 168h = 7 days).
 	SessionTTL time.Duration
 
+	// MetricsAddr is the Prometheus listener, /metrics only, apart from the
+	// public port (METRICS_ADDR, e.g. 127.0.0.1:9090; empty: no metrics).
+	MetricsAddr string
+	// RendererMetricsPort is the child renderer's loopback metrics port,
+	// scraped through METRICS_ADDR (RENDERER_METRICS_PORT, default
+	// RENDERER_PORT+1; only used when MetricsAddr is set).
+	RendererMetricsPort int
+	// RendererMetricsURL is an external renderer's metrics URL
+	// (RENDERER_METRICS_URL, with RENDERER_URL; empty: not scraped).
+	RendererMetricsURL string
+
 	// LogFormat is the log's shape (LOG_FORMAT: text or json, default text).
 	LogFormat string
 	// LogLevel is the least severe level logged (LOG_LEVEL: debug, info,
@@ -160,6 +171,15 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 		MaxConnections:       l.count("MAX_CONNECTIONS", 4096),
 		DBMaxOpenConns:       l.count("DB_MAX_OPEN_CONNS", 20),
 		DBPoolWait:           l.duration("DB_POOL_WAIT", 2*time.Second),
+		MetricsAddr:          l.hostPort("METRICS_ADDR", ""),
+		RendererMetricsURL:   l.httpURL("RENDERER_METRICS_URL", "", false),
+	}
+	cfg.RendererMetricsPort = l.port("RENDERER_METRICS_PORT", cfg.RendererPort+1)
+	if cfg.MetricsAddr != "" && samePort(cfg.MetricsAddr, cfg.Addr) {
+		l.fail("METRICS_ADDR", cfg.MetricsAddr, "a port other than LISTEN_ADDR's: metrics are never served on the public port")
+	}
+	if cfg.MetricsAddr != "" && cfg.RendererURL == "" && (cfg.RendererMetricsPort == cfg.RendererPort || cfg.RendererMetricsPort > 65535) {
+		l.fail("RENDERER_METRICS_PORT", strconv.Itoa(cfg.RendererMetricsPort), "a TCP port other than RENDERER_PORT's")
 	}
 	if cfg.GoogleClientSecret != "" && cfg.GoogleClientID == "" {
 		l.fail("GOOGLE_CLIENT_SECRET", "set", "only together with GOOGLE_CLIENT_ID")
@@ -208,6 +228,9 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("MAX_CONNECTIONS", c.MaxConnections),
 		slog.Int("DB_MAX_OPEN_CONNS", c.DBMaxOpenConns),
 		slog.Duration("DB_POOL_WAIT", c.DBPoolWait),
+		slog.String("METRICS_ADDR", c.MetricsAddr),
+		slog.Int("RENDERER_METRICS_PORT", c.RendererMetricsPort),
+		slog.String("RENDERER_METRICS_URL", c.RendererMetricsURL),
 	)
 }
 
@@ -470,6 +493,13 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// samePort reports whether two listen addresses use the same port.
+func samePort(a, b string) bool {
+	_, pa, errA := net.SplitHostPort(a)
+	_, pb, errB := net.SplitHostPort(b)
+	return errA == nil && errB == nil && pa == pb && pa != "0"
 }
 
 // count is a positive whole number.

@@ -159,3 +159,32 @@ func TestBadDatabaseURLErrorHidesPassword(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// METRICS_ADDR is its own listener, never the public port; the child
+// renderer's metrics port defaults to RENDERER_PORT+1.
+func TestMetricsVariables(t *testing.T) {
+	cfg, err := load(map[string]string{"METRICS_ADDR": "127.0.0.1:9090", "RENDERER_PORT": "3005"})
+	if err != nil || cfg.MetricsAddr != "127.0.0.1:9090" || cfg.RendererMetricsPort != 3006 {
+		t.Errorf("cfg %+v err %v", cfg, err)
+	}
+	if cfg, err := load(nil); err != nil || cfg.MetricsAddr != "" {
+		t.Errorf("metrics are off by default: %q %v", cfg.MetricsAddr, err)
+	}
+	for _, env := range []map[string]string{
+		{"METRICS_ADDR": "9090"},
+		{"METRICS_ADDR": "127.0.0.1:8080"}, // LISTEN_ADDR's port
+		{"METRICS_ADDR": ":9090", "RENDERER_METRICS_PORT": "3001"},
+		{"RENDERER_METRICS_PORT": "0"},
+		{"RENDERER_METRICS_URL": "127.0.0.1:3002/metrics"},
+	} {
+		_, err := load(env)
+		for k := range env {
+			if k == "METRICS_ADDR" && len(env) > 1 {
+				continue
+			}
+			if err == nil || !strings.Contains(err.Error(), k) {
+				t.Errorf("%v: err %v, want one naming %s", env, err, k)
+			}
+		}
+	}
+}

@@ -146,7 +146,7 @@ type Service struct {
 
 // New returns the service on db.
 func New(db *storage.DB) *Service {
-	return &Service{db: db, Limit: ratelimit.New(5, 2*time.Minute), Now: time.Now}
+	return &Service{db: db, Limit: ratelimit.For(db, "contact_ip", 5, 2*time.Minute), Now: time.Now}
 }
 
 // Register adds POST /omnibus/contact-us to g (the /api/v1 group).

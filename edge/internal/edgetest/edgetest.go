@@ -85,6 +85,8 @@ type Edge struct {
 	// Renderer is the renderer supervisor (PID() for the real child).
 	Renderer *renderer.Supervisor
 
+	rendererLog *tailBuffer
+
 	served   chan error
 	shutOnce sync.Once
 	shutErr  error
@@ -123,7 +125,9 @@ func Start(t testing.TB, opts Options) *Edge {
 	case opts.RealRenderer:
 		cfg.SSRDir = SSRDir(t)
 		cfg.RendererPort = FreePort(t)
+		cfg.RendererMetricsPort = FreePort(t) // used only when a test sets MetricsAddr
 		out = &tailBuffer{max: 64 << 10}
+		e.rendererLog = out
 		deps.RendererOutput = out
 		t.Cleanup(func() {
 			if t.Failed() {
@@ -174,6 +178,15 @@ func (e *Edge) Shutdown(ctx context.Context) error {
 		}
 	})
 	return e.shutErr
+}
+
+// RendererLog is the tail of the real renderer's output (its JSON log lines);
+// empty for other renderers.
+func (e *Edge) RendererLog() string {
+	if e.rendererLog == nil {
+		return ""
+	}
+	return e.rendererLog.String()
 }
 
 // SSRDir is the renderer's folder (ssr/ of this repository) when its

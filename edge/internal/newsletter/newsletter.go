@@ -121,7 +121,7 @@ type Service struct {
 
 // New returns the service on db.
 func New(db *storage.DB) *Service {
-	return &Service{db: db, Limit: ratelimit.New(10, 6*time.Second), Background: func(f func()) { go f() }}
+	return &Service{db: db, Limit: ratelimit.For(db, "newsletter_ip", 10, 6*time.Second), Background: func(f func()) { go f() }}
 }
 
 // Register adds POST /news-letter/subscribe (cross-site posts refused with

@@ -1,9 +1,12 @@
 // Package ratelimit limits how often one key (a client IP, an account) may
 // do something abusable: subscribe, log in, ask for a password reset. It is a
-// token bucket per key (golang.org/x/time/rate), kept in memory and pruned.
+// token bucket per key: in memory (golang.org/x/time/rate, pruned), or, for a
+// limiter made with For on PostgreSQL, one bucket in the database shared by
+// every edge instance (shared.go), so N instances still allow the limit once.
 package ratelimit
 
 import (
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -14,12 +17,20 @@ import (
 	"golang.org/x/time/rate"
 
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/metrics"
+	"omnibus/edge/internal/storage"
 )
 
 // Limiter allows Burst events at once per key, refilled at Every.
 type Limiter struct {
 	every time.Duration
 	burst int
+	// name labels the limiter's refusals in the metrics and its rows in the
+	// shared table.
+	name string
+	// shared, when set, keeps the buckets in PostgreSQL; the in-memory
+	// buckets below then serve only while the database cannot be reached.
+	shared *shared
 
 	mu      sync.Mutex
 	buckets map[string]*bucket
@@ -32,14 +43,48 @@ type bucket struct {
 	seen time.Time
 }
 
-// New returns a limiter of burst events per key, one more every `every`.
+// New returns a limiter of burst events per key, one more every `every`,
+// kept in this process's memory.
 func New(burst int, every time.Duration) *Limiter {
-	return &Limiter{every: every, burst: burst, buckets: map[string]*bucket{}, now: time.Now}
+	return &Limiter{every: every, burst: burst, name: "unnamed", buckets: map[string]*bucket{}, now: time.Now}
+}
+
+// For returns the limiter called name (a short, fixed identifier such as
+// "login_ip": it labels the metrics and separates this limiter's keys from
+// others'). On PostgreSQL its buckets live in the database, shared by every
+// edge instance on it; on SQLite (one instance) or with a nil db, in memory.
+func For(db *storage.DB, name string, burst int, every time.Duration) *Limiter {
+	l := New(burst, every)
+	l.name = name
+	if db != nil && db.Postgres {
+		l.shared = &shared{db: db}
+	}
+	return l
 }
 
 // Allow takes one event for key. When it is refused, retryAfter says how long
 // until one is allowed again.
 func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
+	if l.shared != nil {
+		var err error
+		if ok, retryAfter, err = l.shared.allow(l, key); err == nil {
+			if !ok {
+				metrics.RateLimitRefused(l.name)
+			}
+			return ok, retryAfter
+		}
+		// The database is unreachable: limit in this process meanwhile
+		// rather than let everything through or refuse everyone.
+		slog.Warn("ratelimit: shared limit unavailable; limiting in memory", "limit", l.name, "err", err)
+	}
+	ok, retryAfter = l.allowLocal(key)
+	if !ok {
+		metrics.RateLimitRefused(l.name)
+	}
+	return ok, retryAfter
+}
+
+func (l *Limiter) allowLocal(key string) (ok bool, retryAfter time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()

@@ -22,7 +22,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -42,9 +44,14 @@ type Options struct {
 	// Dev runs `node server.js --dev` (Vite with hot reload) and
 	// NODE_ENV=development instead of production.
 	Dev bool
+	// MetricsPort is the loopback port of the renderer's own Prometheus
+	// metrics (METRICS_PORT for the child; 0: none). A standby child finds
+	// it taken and binds it once the child before it has gone.
+	MetricsPort int
 	// Node is the node binary (default "node" on PATH).
 	Node string
-	// Env is extra environment for the child ("KEY=value").
+	// Env is extra environment for the child ("KEY=value"), beside the
+	// variables it inherits (InheritedEnv) and those the supervisor sets.
 	Env []string
 	// Output receives the child's stdout and stderr (default os.Stderr).
 	Output io.Writer
@@ -202,6 +209,15 @@ func (s *Supervisor) Starts() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.started
+}
+
+// MetricsURL is the child renderer's metrics endpoint, or "" when it has
+// none (Options.MetricsPort 0, or an external renderer).
+func (s *Supervisor) MetricsURL() string {
+	if s.opts.MetricsPort <= 0 {
+		return ""
+	}
+	return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(s.opts.MetricsPort)) + "/metrics"
 }
 
 // HealthPath is the renderer's own health endpoint (ssr/server.js).
@@ -417,13 +433,16 @@ func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
 	}
 	cmd := exec.Command(s.opts.Node, args...)
 	cmd.Dir = s.opts.Dir
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(childEnv(os.Environ()),
 		"PORT="+strconv.Itoa(port),
 		"HOST=127.0.0.1",
 		"NODE_ENV="+nodeEnv,
 		"API_URL="+s.opts.APIURL,
 		"PUBLIC_URL="+s.opts.PublicURL,
 	)
+	if s.opts.MetricsPort > 0 {
+		cmd.Env = append(cmd.Env, "METRICS_PORT="+strconv.Itoa(s.opts.MetricsPort))
+	}
 	cmd.Env = append(cmd.Env, s.opts.Env...)
 	cmd.Stdout = s.opts.Output
 	cmd.Stderr = s.opts.Output
@@ -445,6 +464,31 @@ func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	return in, exited, nil
+}
+
+// InheritedEnv lists the only variables of the edge's environment the child
+// renderer inherits: what Node itself needs and what the renderer reads.
+// Everything else (DATABASE_URL, GOOGLE_CLIENT_SECRET, CACHE_PURGE_TOKEN,
+// SMTP_URL, …) stays with the edge: the renderer renders, it holds no secret.
+// The supervisor sets PORT, HOST, NODE_ENV, API_URL and PUBLIC_URL itself.
+var InheritedEnv = []string{
+	// Node and the system
+	"PATH", "HOME", "TMPDIR", "TZ", "LANG", "LC_ALL", "TERM", "NO_COLOR",
+	"NODE_OPTIONS", "NODE_EXTRA_CA_CERTS",
+	// The renderer's own settings (README, Configuration)
+	"SUPPORT_EMAIL", "SUPPORT_PHONE", "SCHEDULE_DEMO_URL", "GOOGLE_CLIENT_ID", "LOG_LEVEL",
+}
+
+// childEnv keeps the entries of environ whose name is in InheritedEnv.
+func childEnv(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(InheritedEnv, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // freePort is a loopback port nobody listens on right now.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os/exec"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -67,6 +68,38 @@ func TestChildEnvironment(t *testing.T) {
 	}
 	if s.PID() != r.PID {
 		t.Errorf("PID() %d, child says %d", s.PID(), r.PID)
+	}
+}
+
+// The child inherits only the variables it needs: the edge's secrets never
+// reach it, the renderer's own settings do.
+func TestChildEnvironmentAllowList(t *testing.T) {
+	secrets := map[string]string{
+		"DATABASE_URL":         "postgres://user:hunter2@db/omnibus",
+		"GOOGLE_CLIENT_SECRET": "google-secret",
+		"CACHE_PURGE_TOKEN":    "purge-token",
+		"SMTP_URL":             "smtp://mailer:smtp-password@mail:587",
+	}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	t.Setenv("SUPPORT_EMAIL", "help@omnibus.example")
+	t.Setenv("GOOGLE_CLIENT_ID", "client-id")
+	r := ask(t, start(t, false))
+	for k, v := range r.Env {
+		for _, secret := range secrets {
+			if strings.Contains(v, secret) {
+				t.Errorf("the renderer got a secret in %s=%q", k, v)
+			}
+		}
+	}
+	for k := range secrets {
+		if _, ok := r.Env[k]; ok {
+			t.Errorf("the renderer got %s", k)
+		}
+	}
+	if r.Env["SUPPORT_EMAIL"] != "help@omnibus.example" || r.Env["GOOGLE_CLIENT_ID"] != "client-id" || r.Env["PATH"] == "" {
+		t.Errorf("the renderer lacks what it needs: %v", r.Env)
 	}
 }
 

@@ -2,7 +2,10 @@ package storage
 
 import (
 	"fmt"
+	"os"
 	"sort"
+	"strings"
+	"syscall"
 	"time"
 
 	"gorm.io/gorm"
@@ -32,7 +35,47 @@ type schemaMigration struct {
 
 func (schemaMigration) TableName() string { return "schema_migrations" }
 
+// migrate applies the pending migrations under the database's migration
+// lock, so replicas booting together on an empty database take turns: the
+// first applies everything, the others find it recorded. On PostgreSQL the
+// lock is a session advisory lock (one per schema) held by the connection
+// that migrates; on SQLite, an exclusive flock on a file beside the database.
 func (db *DB) migrate() error {
+	return db.Connection(func(conn *gorm.DB) error {
+		unlock, err := db.lockMigrations(conn)
+		if err != nil {
+			return fmt.Errorf("storage: migration lock: %w", err)
+		}
+		defer unlock()
+		return migrateOn(conn)
+	})
+}
+
+// migrationLockKey names the advisory lock: one per schema, so databases
+// in separate schemas of one server (tests, several sites) do not wait for
+// each other.
+const migrationLockKey = "hashtext('omnibus.migrate.' || coalesce(current_schema(), ''))"
+
+func (db *DB) lockMigrations(conn *gorm.DB) (unlock func(), err error) {
+	if db.Postgres {
+		if err := conn.Exec("SELECT pg_advisory_lock(" + migrationLockKey + ")").Error; err != nil {
+			return nil, err
+		}
+		return func() { conn.Exec("SELECT pg_advisory_unlock(" + migrationLockKey + ")") }, nil
+	}
+	path, _, _ := strings.Cut(db.DSN, "?")
+	f, err := os.OpenFile(path+".migrate-lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil // closing the file releases the lock
+}
+
+func migrateOn(db *gorm.DB) error {
 	if err := db.AutoMigrate(&schemaMigration{}); err != nil {
 		return fmt.Errorf("storage: schema_migrations: %w", err)
 	}

@@ -3,6 +3,7 @@
 // answer in time or answers badly, the same list from shared/content/features.json.
 // The page never fails because of this call.
 import content from "../../../shared/content/features.json";
+import { errorMessage, log, requestIdHeaders } from "./log.server";
 
 export interface Feature {
   icon: string;
@@ -24,7 +25,7 @@ function isFeature(value: unknown): value is Feature {
 export async function loadPlatformFeatures(apiUrl = process.env.API_URL ?? "http://127.0.0.1:8080"): Promise<Feature[]> {
   try {
     const response = await fetch(`${apiUrl.replace(/\/+$/, "")}/api/v1/platform-features`, {
-      headers: { accept: "application/json" },
+      headers: { accept: "application/json", ...requestIdHeaders() },
       signal: AbortSignal.timeout(API_TIMEOUT_MS),
     });
     if (!response.ok) throw new Error(`status ${response.status}`);
@@ -32,7 +33,7 @@ export async function loadPlatformFeatures(apiUrl = process.env.API_URL ?? "http
     if (!Array.isArray(body.data) || !body.data.every(isFeature)) throw new Error("unexpected body");
     return body.data;
   } catch (error) {
-    console.error(`platform-features: using shared content (${error instanceof Error ? error.message : error})`);
+    log.warn(`platform-features: using shared content (${errorMessage(error)})`);
     return content.features;
   }
 }

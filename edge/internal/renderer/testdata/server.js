@@ -7,12 +7,7 @@ const server = http.createServer((req, res) => {
   res.end(JSON.stringify({
     pid: process.pid,
     args: process.argv.slice(2),
-    env: {
-      PORT: process.env.PORT,
-      NODE_ENV: process.env.NODE_ENV,
-      API_URL: process.env.API_URL,
-      PUBLIC_URL: process.env.PUBLIC_URL,
-    },
+    env: process.env,
   }));
 });
 server.listen(Number(process.env.PORT), process.env.HOST ?? "127.0.0.1");

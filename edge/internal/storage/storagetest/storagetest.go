@@ -62,6 +62,19 @@ func PostgresURL() string {
 // when the test ends, so tests can run in parallel without seeing each other.
 func Postgres(t testing.TB) *storage.DB {
 	t.Helper()
+	db, err := storage.OpenPostgres(EmptyPostgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	bound(t, db)
+	return db
+}
+
+// EmptyPostgres creates a fresh, empty schema (dropped when the test ends)
+// and returns the URL that uses it; nothing is migrated yet.
+func EmptyPostgres(t testing.TB) string {
+	t.Helper()
 	base := PostgresURL()
 	admin, err := storage.OpenPostgres(base)
 	if err != nil {
@@ -76,19 +89,13 @@ func Postgres(t testing.TB) *storage.DB {
 	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Close()
+	})
 	sep := "?"
 	if strings.Contains(base, "?") {
 		sep = "&"
 	}
-	db, err := storage.OpenPostgres(fmt.Sprintf("%s%ssearch_path=%s", base, sep, schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		db.Close()
-		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-		admin.Close()
-	})
-	bound(t, db)
-	return db
+	return fmt.Sprintf("%s%ssearch_path=%s", base, sep, schema)
 }

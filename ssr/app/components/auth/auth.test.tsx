@@ -12,6 +12,7 @@ import { GoogleSignIn } from "./google-button";
 import { signInStatus } from "./session.server";
 import { ACCOUNT_HEADER } from "~/lib/http-names";
 import { SignOutButton } from "./sign-out";
+import { log } from "~/lib/log.server";
 import { slugify, validateRegister } from "./validation";
 
 afterEach(cleanup);
@@ -198,7 +199,7 @@ describe("session in the root loader", () => {
   });
 
   it("counts a malformed header as signed out", () => {
-    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const error = vi.spyOn(log, "warn").mockImplementation(() => {});
     expect(signInStatus(req({ [ACCOUNT_HEADER]: "{not json" }))).toBeNull();
     expect(signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":false}' }))).toBeNull();
     expect(error).toHaveBeenCalledTimes(1);

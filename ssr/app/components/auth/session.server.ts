@@ -7,6 +7,7 @@
 import type { SignInStatus } from "./api";
 
 import { ACCOUNT_HEADER } from "~/lib/http-names";
+import { log } from "~/lib/log.server";
 
 export function signInStatus(request: Request): SignInStatus | null {
   const raw = request.headers.get(ACCOUNT_HEADER);
@@ -16,7 +17,7 @@ export function signInStatus(request: Request): SignInStatus | null {
     if (value?.isLoggedIn !== true) return null;
     return { isLoggedIn: true, omnicustomerStatus: String(value.omnicustomerStatus ?? "") };
   } catch {
-    console.error(`${ACCOUNT_HEADER}: not JSON; treating the visitor as signed out`);
+    log.warn(`${ACCOUNT_HEADER}: not JSON; treating the visitor as signed out`);
     return null;
   }
 }
