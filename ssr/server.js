@@ -20,7 +20,10 @@ app.disable("x-powered-by");
 // (req.ip, req.protocol, the request URL's host) and nobody else's.
 app.set("trust proxy", "loopback");
 
-app.get("/__renderer/health", (_req, res) => {
+app.get("/__renderer/health", (req, res) => {
+  // The edge's own probe comes straight here; anything it proxied (it always
+  // sets X-Forwarded-For) came from outside, which must not see this.
+  if (req.get("x-forwarded-for")) return res.status(404).end();
   res.set("Cache-Control", "no-store").json({ status: "ok" });
 });
 

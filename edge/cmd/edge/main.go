@@ -31,6 +31,7 @@ import (
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
@@ -90,6 +91,16 @@ func run(log *slog.Logger) error {
 	}
 	defer stopRenderer(rend, cfg, log) // after the server has drained
 
+	// The security headers of every answer (and the stored pages' CSP).
+	secure, err := security.New(security.Options{
+		PublicURL: cfg.PublicURL, GoogleClientID: cfg.GoogleClientID, GoogleIssuerURL: cfg.GoogleIssuerURL,
+		MerchantAppURL: cfg.MerchantAppURL, Dev: cfg.RendererDev,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+
 	// 5. Pages: everything that is not API, health or a static file.
 	var pages http.Handler = proxy.New(proxy.Options{Target: rend.URL(), Timeout: cfg.RendererTimeout, Logger: log})
 	// The page cache in front of it (off in dev mode, where pages change
@@ -101,7 +112,7 @@ func run(log *slog.Logger) error {
 			ln.Close()
 			return err
 		}
-		pageCache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Logger: log})
+		pageCache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Logger: log, Security: secure})
 		fanCtx, stopFanout := context.WithCancel(context.Background())
 		defer stopFanout()
 		if err := pageCache.StartFanout(fanCtx, db); err != nil { // PostgreSQL: purges reach every instance
@@ -144,7 +155,8 @@ func run(log *slog.Logger) error {
 			"database": func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error },
 			"renderer": rend.Check,
 		},
-		Logger: log,
+		Logger:   log,
+		Security: secure,
 	})
 	if pageCache != nil {
 		pageCache.Register(srv.Echo, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge

@@ -32,6 +32,7 @@ import (
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/security"
 )
 
 // DefaultAPIBodyLimit caps request bodies under /api (16 KB): every API
@@ -63,6 +64,9 @@ type Options struct {
 	APIBodyLimit int64
 	// Logger for the access log and errors (default slog.Default()).
 	Logger *slog.Logger
+	// Security is the header set every answer carries (default: the set for
+	// an http origin without Google sign-in).
+	Security *security.Policy
 }
 
 // Server is the edge's HTTP server.
@@ -88,6 +92,9 @@ func New(opts Options) *Server {
 	}
 	if opts.APIBodyLimit <= 0 {
 		opts.APIBodyLimit = DefaultAPIBodyLimit
+	}
+	if opts.Security == nil {
+		opts.Security, _ = security.New(security.Options{})
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -115,6 +122,8 @@ func New(opts Options) *Server {
 	}))
 	e.Use(requestContext)
 	e.Use(accessLog(opts.Logger))
+	e.Use(opts.Security.Middleware) // security headers on every answer, from here on
+	e.Use(guard)
 
 	getHead := []string{http.MethodGet, http.MethodHead}
 	e.Match(getHead, "/healthz", func(c echo.Context) error {
@@ -175,7 +184,9 @@ func (s *Server) readyz(c echo.Context) error {
 	for range s.checks {
 		r := <-results
 		if r.err != nil {
-			checks[r.name] = r.err.Error()
+			// The error names hosts, users and databases: the log only.
+			s.log.Warn("readyz: dependency down", "check", r.name, "err", r.err, "request_id", request.ID(c.Request()))
+			checks[r.name] = "unavailable"
 			failed = append(failed, r.name)
 		} else {
 			checks[r.name] = "ok"
@@ -242,7 +253,7 @@ func accessLog(log *slog.Logger) echo.MiddlewareFunc {
 			}
 			r, res := c.Request(), c.Response()
 			log.Info("http",
-				"method", r.Method, "path", r.URL.Path, "status", res.Status, "bytes", res.Size,
+				"method", clip(r.Method, 16), "path", clip(r.URL.Path, maxLoggedPath), "status", res.Status, "bytes", res.Size,
 				"ms", time.Since(start).Milliseconds(), "ip", c.RealIP(), "request_id", request.ID(r))
 			return nil
 		}
