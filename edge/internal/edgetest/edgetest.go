@@ -38,6 +38,7 @@ import (
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
@@ -64,6 +65,9 @@ type Options struct {
 	PublicURL string
 	// RendererTimeout is the proxy's per-request timeout (default 30s).
 	RendererTimeout time.Duration
+	// Security is the header set (default: server.New's, an http site
+	// without Google sign-in).
+	Security *security.Policy
 	// Setup runs before the edge serves: register API handlers on
 	// e.Server.API, add middleware on e.Server.Echo, wrap the page handler
 	// with e.Server.SetPages(wrap(e.Server.Pages())).
@@ -143,6 +147,7 @@ func Start(t testing.TB, opts Options) *Edge {
 			"database": func(ctx context.Context) error { return e.DB.WithContext(ctx).Exec("SELECT 1").Error },
 			"renderer": e.Renderer.Check,
 		},
+		Security: opts.Security,
 	})
 	if err := seo.Register(e.Server.Echo, opts.PublicURL); err != nil {
 		t.Fatal(err)
