@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,31 +14,10 @@ import (
 	"strings"
 	"testing"
 
-	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/security"
 	"omnibus/shared"
 )
-
-// cachedEdge is a whole edge with the page cache in front of its renderer
-// and the policy on both, as main wires them.
-func cachedEdge(t *testing.T, opts edgetest.Options, p *security.Policy) *edgetest.Edge {
-	t.Helper()
-	ps, err := cache.ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := cache.New(cache.Options{Policies: ps, Logger: slog.New(slog.DiscardHandler), Security: p})
-	opts.Security = p
-	setup := opts.Setup
-	opts.Setup = func(e *edgetest.Edge) {
-		e.Server.SetPages(c.Wrap(e.Server.Pages()))
-		if setup != nil {
-			setup(e)
-		}
-	}
-	return edgetest.Start(t, opts)
-}
 
 func policy(t *testing.T, o security.Options) *security.Policy {
 	t.Helper()
@@ -49,6 +27,9 @@ func policy(t *testing.T, o security.Options) *security.Policy {
 	}
 	return p
 }
+
+// The edges below are the production wiring (internal/app, through
+// edgetest): page cache, accounts, and the header set from the configuration.
 
 // nonceRenderer plays the renderer: it writes its inline scripts with the
 // nonce the edge sends, as ssr/app/entry.server.tsx does.
@@ -120,7 +101,7 @@ func TestHeadersOnEveryAnswer(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "favicon.svg"), []byte("<svg/>"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "assets"), 0o755)
 	os.WriteFile(filepath.Join(dir, "assets", "app-1.js"), []byte("export{}"), 0o644)
-	e := cachedEdge(t, edgetest.Options{RendererURL: nonceRenderer(t), AssetsDir: dir}, p)
+	e := edgetest.Start(t, edgetest.Options{RendererURL: nonceRenderer(t), AssetsDir: dir})
 
 	for _, tc := range []struct {
 		what, method, path string
@@ -150,7 +131,7 @@ func TestHeadersOnEveryAnswer(t *testing.T) {
 		checkHeaders(t, tc.what, res, p)
 	}
 
-	down := cachedEdge(t, edgetest.Options{RendererURL: "http://127.0.0.1:1"}, p)
+	down := edgetest.Start(t, edgetest.Options{RendererURL: "http://127.0.0.1:1"})
 	res, body := do(t, "GET", down.URL+"/pricing-never-cached", nil)
 	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "Back in a moment") {
 		t.Fatalf("renderer down: %d", res.StatusCode)
@@ -183,8 +164,7 @@ func inlineScripts(body string) []string {
 // nonce; a streamed page's scripts all carry that answer's nonce, which is
 // new on every answer and never the one a client sent.
 func TestCachedPagesCarryTheirScriptHashes(t *testing.T) {
-	p := policy(t, security.Options{PublicURL: "http://localhost:8080"})
-	e := cachedEdge(t, edgetest.Options{RealRenderer: true}, p)
+	e := edgetest.Start(t, edgetest.Options{RealRenderer: true})
 
 	for _, path := range []string{"/", "/features", "/blog", "/no-such-page"} {
 		for _, want := range []string{"MISS", "HIT"} {
@@ -239,8 +219,7 @@ func TestCachedPagesCarryTheirScriptHashes(t *testing.T) {
 // proxy reports as plain http is sent to https on the public origin (the
 // Host header is not trusted for it); health probes are answered as they are.
 func TestHTTPS(t *testing.T) {
-	p := policy(t, security.Options{PublicURL: "https://omnibus.example"})
-	e := cachedEdge(t, edgetest.Options{RendererURL: nonceRenderer(t), PublicURL: "https://omnibus.example"}, p)
+	e := edgetest.Start(t, edgetest.Options{RendererURL: nonceRenderer(t), PublicURL: "https://omnibus.example"})
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 	req, _ := http.NewRequest("GET", e.URL+"/features?a=1", nil)
