@@ -131,6 +131,12 @@ func TestHeadersOnEveryAnswer(t *testing.T) {
 		checkHeaders(t, tc.what, res, p)
 	}
 
+	// A handler's own value wins over the default, once.
+	res, _ := do(t, "GET", e.URL+"/reset-password?token=abc", nil)
+	if got := res.Header.Values("Referrer-Policy"); len(got) != 1 || got[0] != "no-referrer" {
+		t.Errorf("/reset-password Referrer-Policy %q", got)
+	}
+
 	down := edgetest.Start(t, edgetest.Options{RendererURL: "http://127.0.0.1:1"})
 	res, body := do(t, "GET", down.URL+"/pricing-never-cached", nil)
 	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "Back in a moment") {
