@@ -204,7 +204,9 @@ func NewNonce() string {
 // Middleware gives every answer the header set and a fresh nonce (also
 // handed to the renderer), and with an https PUBLIC_URL redirects requests
 // a trusted proxy reports as plain http to https (308, same path and query).
-// Health probes are not redirected: load balancers ask over plain http.
+// Requests without X-Forwarded-Proto are not redirected: they did not come
+// through the TLS proxy (the renderer's loaders call the API on loopback).
+// Health probes are not redirected either: load balancers ask over plain http.
 func (p *Policy) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r, res := c.Request(), c.Response()
@@ -221,7 +223,7 @@ func (p *Policy) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 				h[CSPHeader] = []string{p.CSP(nonce)}
 			}
 		})
-		if p.https && ForwardedProto(r) == "http" && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
+		if p.https && ForwardedProto(r) == "http" && r.Header.Get("X-Forwarded-Proto") != "" && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
 			target := *p.publicURL
 			target.Path, target.RawPath, target.RawQuery = r.URL.Path, r.URL.RawPath, r.URL.RawQuery
 			res.Header().Set("Cache-Control", "no-store")
