@@ -29,8 +29,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     site: siteData(),
     // Google sign-in's public client id ("" hides the button): components/auth.
     googleClientId: googleClientId(),
-    // The signed-in visitor's status (null when signed out); asked only when the session cookie is sent.
-    account: await signInStatus(request),
+    // The signed-in visitor's status (null when signed out), resolved by the edge (account header).
+    account: signInStatus(request),
   };
 }
 

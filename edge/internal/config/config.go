@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"omnibus/edge/internal/http/request"
 )
 
 // Config is the edge's whole configuration.
@@ -97,6 +99,20 @@ type Config struct {
 	// LogLevel is the least severe level logged (LOG_LEVEL: debug, info,
 	// warn or error, default info).
 	LogLevel slog.Level
+
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For, -Proto
+	// and -Host are believed, besides loopback (TRUSTED_PROXIES,
+	// comma-separated CIDRs or addresses; default none).
+	TrustedProxies request.Proxies
+	// MaxConnections caps the edge's open client connections
+	// (MAX_CONNECTIONS, default 4096); more wait to be accepted.
+	MaxConnections int
+	// DBMaxOpenConns bounds the database connection pool
+	// (DB_MAX_OPEN_CONNS, default 20).
+	DBMaxOpenConns int
+	// DBPoolWait is how long a request waits for a free database connection
+	// before it is answered 503 (DB_POOL_WAIT, default 2s).
+	DBPoolWait time.Duration
 }
 
 // Load reads the process environment. The error lists every invalid
@@ -140,6 +156,10 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 		SessionTTL:           l.duration("SESSION_TTL", 7*24*time.Hour),
 		LogFormat:            l.oneOf("LOG_FORMAT", "text", "text", "json"),
 		LogLevel:             l.level("LOG_LEVEL", slog.LevelInfo),
+		TrustedProxies:       l.proxies("TRUSTED_PROXIES"),
+		MaxConnections:       l.count("MAX_CONNECTIONS", 4096),
+		DBMaxOpenConns:       l.count("DB_MAX_OPEN_CONNS", 20),
+		DBPoolWait:           l.duration("DB_POOL_WAIT", 2*time.Second),
 	}
 	if cfg.GoogleClientSecret != "" && cfg.GoogleClientID == "" {
 		l.fail("GOOGLE_CLIENT_SECRET", "set", "only together with GOOGLE_CLIENT_ID")
@@ -184,6 +204,10 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("SESSION_TTL", c.SessionTTL),
 		slog.String("LOG_FORMAT", c.LogFormat),
 		slog.String("LOG_LEVEL", c.LogLevel.String()),
+		slog.Any("TRUSTED_PROXIES", c.TrustedProxies),
+		slog.Int("MAX_CONNECTIONS", c.MaxConnections),
+		slog.Int("DB_MAX_OPEN_CONNS", c.DBMaxOpenConns),
+		slog.Duration("DB_POOL_WAIT", c.DBPoolWait),
 	)
 }
 
@@ -446,4 +470,32 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// count is a positive whole number.
+func (l *loader) count(key string, def int) int {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		l.fail(key, v, "a whole number of at least 1")
+		return def
+	}
+	return n
+}
+
+// proxies is a comma-separated list of CIDRs or addresses.
+func (l *loader) proxies(key string) request.Proxies {
+	v, ok := l.get(key)
+	if !ok {
+		return nil
+	}
+	ps, err := request.ParseProxies(v)
+	if err != nil {
+		l.fail(key, v, "comma-separated CIDRs or IP addresses, such as 10.0.0.0/8, 192.0.2.7")
+		return nil
+	}
+	return ps
 }

@@ -234,13 +234,13 @@ func (p *Policy) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // ForwardedProto is the scheme the visitor used: "https" on a TLS
-// connection, else X-Forwarded-Proto when the peer is a trusted proxy, else
-// "http".
+// connection, else X-Forwarded-Proto when the peer is a trusted proxy
+// (loopback or TRUSTED_PROXIES), else "http".
 func ForwardedProto(r *http.Request) string {
 	if r.TLS != nil {
 		return "https"
 	}
-	if request.TrustedProxy(request.PeerIP(r)) {
+	if request.FromTrustedProxy(r) { // loopback or TRUSTED_PROXIES (server's requestContext)
 		// The first value is the proxy nearest the visitor.
 		v, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
 		if v = strings.ToLower(strings.TrimSpace(v)); v == "https" || v == "http" {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"omnibus/edge/internal/http/request"
 )
 
 func directive(csp, name string) string {
@@ -140,17 +142,23 @@ func TestNonceIsFreshAndWellFormed(t *testing.T) {
 
 func TestForwardedProto(t *testing.T) {
 	for _, tc := range []struct {
-		peer, xfp, want string
+		peer, xfp string
+		marked    bool // the server's middleware found the peer in TRUSTED_PROXIES
+		want      string
 	}{
-		{"127.0.0.1:5000", "http", "http"},
-		{"127.0.0.1:5000", "https", "https"},
-		{"10.0.0.2:5000", "HTTPS, http", "https"},
-		{"203.0.113.9:5000", "https", "http"}, // not a trusted proxy: ignored
-		{"127.0.0.1:5000", "gopher", "http"},
+		{"127.0.0.1:5000", "http", false, "http"},
+		{"127.0.0.1:5000", "https", false, "https"},
+		{"10.0.0.2:5000", "HTTPS, http", true, "https"},
+		{"10.0.0.2:5000", "https", false, "http"},    // private, but not a configured proxy
+		{"203.0.113.9:5000", "https", false, "http"}, // not a trusted proxy: ignored
+		{"127.0.0.1:5000", "gopher", false, "http"},
 	} {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.RemoteAddr = tc.peer
 		r.Header.Set("X-Forwarded-Proto", tc.xfp)
+		if tc.marked {
+			r = request.With(r, "id", "198.51.100.7", true)
+		}
 		if got := ForwardedProto(r); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.peer, tc.xfp, got, tc.want)
 		}
