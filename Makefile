@@ -8,7 +8,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev install build build-ssr build-edge test test-go test-node test-browser chromium bench lighthouse clean
+.PHONY: run dev install build build-ssr build-edge test test-go test-node test-browser chromium java bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -45,7 +45,7 @@ test-go:
 test-node: install
 	npm test -w ssr
 
-test-browser: build chromium
+test-browser: build chromium java
 	cd ssr && npx playwright test
 
 ## chromium: Debian's Chromium for the browser tests (installed when missing and we are root)
@@ -56,6 +56,17 @@ chromium:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else \
 	    echo "Browser tests need Debian's Chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'" >&2; exit 1; \
+	  fi; \
+	fi
+
+## java: Debian's Java for the W3C Nu Html Checker (vnu-jar) in the browser tests (installed when missing and we are root)
+java:
+	@if ! command -v java >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's Java for the HTML checker..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; \
+	  else \
+	    echo "The HTML checker needs Java: run 'sudo apt-get install default-jre-headless'" >&2; exit 1; \
 	  fi; \
 	fi
 

@@ -7,6 +7,9 @@ export default defineConfig({
   },
   test: {
     environment: "jsdom",
+    // `?raw` CSS (the catalogue parses the design tokens from it) is the file's text, not blanked
+    // like other CSS when processing is off (vitest-dev/vitest#10788).
+    css: { include: [/\.css\?raw$/] },
     include: ["app/**/*.test.{ts,tsx}"],
     restoreMocks: true,
     // Rendering whole pages in jsdom is slow on a busy 2-core machine; fail on real hangs only.

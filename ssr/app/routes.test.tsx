@@ -1,7 +1,7 @@
 // The route table (shared/routes.json) and the router agree: every entry is a
 // route with the same path and module, and every route renders its page
 // inside the layout its entry names.
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import type { ComponentType } from "react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
@@ -74,7 +74,8 @@ function renderAt(url: string) {
 describe("every route renders with its layout", () => {
   it.each(table.map((entry) => [entry.id, entry] as const))("%s", async (_id, entry) => {
     const { container } = renderAt(examplePath(entry.path));
-    const heading = await screen.findByRole("heading", { level: 1 });
+    // (A busy machine may take more than the default second to render a page.)
+    const heading = await screen.findByRole("heading", { level: 1 }, { timeout: 10_000 });
     // Pages with content have their own headings (shared/content); the rest name themselves after their table title.
     expect(heading.textContent?.trim(), entry.id).toBeTruthy();
     expect(container.querySelector("[data-layout]")?.getAttribute("data-layout")).toBe(entry.layout);
@@ -89,7 +90,8 @@ describe("every route renders with its layout", () => {
   });
 
   it("shows the feature list on /features once the deferred data arrives", async () => {
-    renderAt("/features");
-    expect(await screen.findByText(featuresContent.features[0].title)).toBeTruthy();
+    const { container } = renderAt("/features");
+    // The page's own sections come at once; the platform's grid follows with the deferred data.
+    await waitFor(() => expect(container.querySelector("[data-feature-grid]")?.textContent).toContain(featuresContent.features[0].title), { timeout: 10_000 });
   });
 });

@@ -152,3 +152,35 @@ test.describe("articles", () => {
     expect(await missing.json()).toEqual({ errorDetail: "Article not found" });
   });
 });
+
+test.describe("content that agrees with itself", () => {
+  test("the footer names Forge for what it is, a developer platform", async ({ page }) => {
+    await page.goto("/");
+    const link = page.getByRole("navigation", { name: "Footer" }).getByRole("link", { name: /Forge/ });
+    await expect(link).toHaveText("Forge for developers");
+    await expect(link).toHaveAttribute("href", "/forge");
+  });
+
+  test("'Read the partner FAQ' leads to partner questions", async ({ page }) => {
+    await page.goto("/partner-with-us");
+    await page.getByRole("link", { name: "Read the partner FAQ" }).click();
+    await expect(page).toHaveURL("/help#partner-faq");
+    await expect(page.locator("#partner-faq")).toContainText("commission");
+  });
+
+  test("every University course links somewhere, and none promises lessons it does not link", async ({ page }) => {
+    await page.goto("/omnibus-university");
+    const courses = page.locator("main li:has(h3)");
+    await expect(courses).toHaveCount(6);
+    for (const course of await courses.all()) await expect(course.getByRole("link")).toHaveCount(1);
+    await expect(page.locator("main")).not.toContainText(/five lessons/i);
+  });
+
+  test("the help centre lists all guides newest first", async ({ page }) => {
+    await page.goto("/help-centre");
+    const section = page.locator("section", { has: page.getByRole("heading", { name: "All guides" }) });
+    const dates = await section.locator("time").evaluateAll((els) => els.map((el) => el.getAttribute("datetime")!));
+    expect(dates.length).toBeGreaterThan(1);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
+});

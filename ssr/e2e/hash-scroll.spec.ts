@@ -59,3 +59,40 @@ test("back returns to where the visitor was", async ({ page }) => {
   await expect(page).toHaveURL("/");
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600);
 });
+
+test("a landing feature card's link to /features#… shows /features at that section, never another part of it first (no flash of its footer)", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  await waitForHydration(page);
+  const card = page.locator("#features").getByRole("link", { name: "Order fulfilment" });
+  await card.scrollIntoViewIfNeeded();
+  // Every frame from the click on: once /features is in the document, note whether its section is on screen.
+  await page.evaluate(() => {
+    const w = window as unknown as { __offTarget: number; __frames: number };
+    w.__offTarget = 0;
+    w.__frames = 0;
+    const sample = () => {
+      const target = document.querySelector("#fulfilment");
+      if (target) {
+        w.__frames++;
+        const { top } = target.getBoundingClientRect();
+        if (top < 0 || top > window.innerHeight / 2) w.__offTarget++;
+      }
+      if (w.__frames < 90) requestAnimationFrame(sample);
+    };
+    document.addEventListener("click", () => requestAnimationFrame(sample), { capture: true, once: true });
+  });
+  await card.click();
+  await expect(page).toHaveURL("/features#fulfilment");
+  await expect(page.locator("#fulfilment")).toBeInViewport();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __frames: number }).__frames)).toBeGreaterThanOrEqual(60);
+  expect(await page.evaluate(() => (window as unknown as { __offTarget: number }).__offTarget), "frames showing another part of /features").toBe(0);
+});
+
+test("/features has a section with its own anchor for every claimed feature", async ({ page }) => {
+  await page.goto("/features");
+  for (const id of ["shipping", "admin-console", "fulfilment", "discounts", "content", "dashboards", "ai", "advertising", "uptime"]) {
+    await expect(page.locator(`section#${id} h2`)).toHaveCount(1);
+    await expect(page.getByRole("navigation", { name: "On this page" }).locator(`a[href="#${id}"]`)).toHaveCount(1);
+  }
+});

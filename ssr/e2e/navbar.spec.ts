@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { waitForHydration } from "./helpers";
+import { examplePath, waitForHydration } from "./helpers";
 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -34,6 +34,35 @@ test.describe("on a phone", () => {
     await expect(menu).not.toHaveAttribute("open", "");
     await expect(menu.locator("summary")).toBeFocused();
   });
+});
+
+test("a tap outside the open phone menu closes it", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  await waitForHydration(page);
+  const menu = page.getByRole("navigation", { name: "Main navigation" }).locator("details");
+  await menu.locator("summary").click();
+  await expect(menu).toHaveAttribute("open", "");
+  await page.mouse.click(20, 800); // below the menu panel, on the page
+  await expect(menu).not.toHaveAttribute("open", "");
+});
+
+for (const path of ["/help", "/help-centre", `/help/category/article/${examplePath("/help/category/article/:slug").split("/").pop()}`]) {
+  test(`'Help' is marked as the current page on ${path}`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(path);
+    const nav = page.getByRole("navigation", { name: "Main navigation" });
+    await expect(nav.getByRole("link", { name: "Help" }).first()).toHaveAttribute("aria-current", "page");
+    await expect(nav.locator("[aria-current=page]")).toHaveCount(2); // the bar's link and the phone menu's
+  });
+}
+
+test("/pricing is a permanent redirect to the pricing page", async ({ request, page }) => {
+  const response = await request.get("/pricing", { maxRedirects: 0 });
+  expect(response.status()).toBe(301);
+  expect(response.headers()["location"]).toBe("/old-pricing");
+  await page.goto("/pricing");
+  await expect(page).toHaveURL(/\/old-pricing$/);
 });
 
 test("the minimal layout shows only the brand and the theme switcher", async ({ page }) => {

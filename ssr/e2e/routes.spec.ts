@@ -5,6 +5,7 @@ const unescape = (html: string) =>
   html.replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">");
 
 test("every route of the table answers 200 with its title, layout and server-rendered heading", async ({ request }) => {
+  test.setTimeout(120_000); // ~80 routes, one after another
   for (const entry of routes) {
     const path = examplePath(entry.path);
     const response = await request.get(path);

@@ -30,6 +30,7 @@ import (
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
+	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
@@ -221,6 +222,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		a.Cache.Register(a.Server.Echo, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
 	}
 	if err := seo.Register(a.Server.Echo, cfg.PublicURL); err != nil {
+		return nil, err
+	}
+	if err := redirects.Register(a.Server.Echo, shared.RoutesJSON); err != nil { // /pricing → /old-pricing (301)
 		return nil, err
 	}
 	api := a.Server.API

@@ -64,6 +64,7 @@ type Message struct {
 	Company   string
 	Phone     string
 	Message   string
+	CVURL     string `gorm:"column:cv_url"`
 	CreatedAt time.Time
 }
 
@@ -89,7 +90,7 @@ type form struct {
 
 // fieldOrder is the order fields are checked in, so the first error named
 // is the first wrong field on the page.
-var fieldOrder = []string{"name", "email", "company", "phone", "message"}
+var fieldOrder = []string{"name", "email", "company", "phone", "cvUrl", "message"}
 
 // content is contact.json, read and checked once.
 var content = func() form {
@@ -156,6 +157,7 @@ type Input struct {
 	Company string `json:"company"`
 	Phone   string `json:"phone"`
 	Message string `json:"message"`
+	CVURL   string `json:"cvUrl"`
 }
 
 func (s *Service) create(c echo.Context) error {
@@ -183,7 +185,7 @@ func (s *Service) create(c echo.Context) error {
 			return s.refuse(c, isForm, "", http.StatusBadRequest, OutcomeInvalid, "")
 		}
 		in = Input{Topic: v.Get("topic"), Name: v.Get("name"), Email: v.Get("email"),
-			Company: v.Get("company"), Phone: v.Get("phone"), Message: v.Get("message")}
+			Company: v.Get("company"), Phone: v.Get("phone"), Message: v.Get("message"), CVURL: v.Get("cvUrl")}
 	} else if err := json.Unmarshal(body, &in); err != nil {
 		// Not a JSON object, or a field that is not a string.
 		return response.Error(c, http.StatusBadRequest, content.GenericError)
@@ -221,8 +223,8 @@ func (s *Service) notify(m Message) {
 	mm := mail.Message{
 		To:      s.NotifyTo,
 		Subject: fmt.Sprintf("Contact form (%s): %s", m.Topic, m.Name),
-		Text: fmt.Sprintf("Page: /%s\nName: %s\nE-mail: %s\nCompany: %s\nPhone: %s\nReceived: %s\nMessage #%d\n\n%s\n",
-			m.Topic, m.Name, m.Email, m.Company, m.Phone, m.CreatedAt.Format(time.RFC3339), m.ID, m.Message),
+		Text: fmt.Sprintf("Page: /%s\nName: %s\nE-mail: %s\nCompany: %s\nPhone: %s\nCV: %s\nReceived: %s\nMessage #%d\n\n%s\n",
+			m.Topic, m.Name, m.Email, m.Company, m.Phone, m.CVURL, m.CreatedAt.Format(time.RFC3339), m.ID, m.Message),
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
@@ -276,13 +278,14 @@ func Validate(in Input) (Message, string) {
 		Email:   strings.TrimSpace(in.Email),
 		Company: strings.TrimSpace(in.Company),
 		Phone:   strings.TrimSpace(in.Phone),
+		CVURL:   strings.TrimSpace(in.CVURL),
 		// Keep the message's own line breaks; only trim its ends.
 		Message: strings.TrimSpace(strings.ReplaceAll(in.Message, "\r\n", "\n")),
 	}
 	if _, ok := content.Pages[m.Topic]; !ok {
 		return Message{}, "topic"
 	}
-	values := map[string]string{"name": m.Name, "email": m.Email, "company": m.Company, "phone": m.Phone, "message": m.Message}
+	values := map[string]string{"name": m.Name, "email": m.Email, "company": m.Company, "phone": m.Phone, "cvUrl": m.CVURL, "message": m.Message}
 	for _, name := range fieldOrder {
 		v := values[name]
 		f := content.Fields[name]
@@ -293,7 +296,7 @@ func Validate(in Input) (Message, string) {
 		case v == "", n < f.MinLength, n > f.MaxLength, !utf8.ValidString(v), hasControl(v, name == "message"):
 			return Message{}, name
 		}
-		if name == "email" && !validEmail(v) || name == "phone" && !validPhone(v) {
+		if name == "email" && !validEmail(v) || name == "phone" && !validPhone(v) || name == "cvUrl" && !validLink(v) {
 			return Message{}, name
 		}
 	}
@@ -312,6 +315,14 @@ func validEmail(e string) bool {
 
 // validPhone accepts 7 to 15 digits (E.164's maximum), optionally led by +
 // and grouped with spaces, dots, hyphens or brackets.
+// validLink accepts an absolute http(s) link with a host (a CV, a LinkedIn
+// profile, a portfolio): nothing a mail client or the admin could be tricked
+// into running (javascript:, data:).
+func validLink(v string) bool {
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
+}
+
 func validPhone(p string) bool {
 	digits := 0
 	for i, r := range p {

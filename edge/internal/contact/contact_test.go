@@ -155,6 +155,10 @@ func TestValidationNamesTheField(t *testing.T) {
 			{"message", "", "message"},
 			{"message", "Hi there", "message"},
 			{"message", strings.Repeat("m", 2001), "message"},
+			{"cvUrl", "javascript:alert(1)", "cvUrl"},
+			{"cvUrl", "cv.pdf", "cvUrl"},
+			{"cvUrl", "https://user:pw@example.com/cv", "cvUrl"},
+			{"cvUrl", "https://example.com/" + strings.Repeat("c", 500), "cvUrl"},
 		}
 		for _, tc := range cases {
 			in := valid()
@@ -171,6 +175,20 @@ func TestValidationNamesTheField(t *testing.T) {
 		}
 		if ms := stored(t, db); len(ms) != 0 {
 			t.Fatalf("refused requests stored %+v", ms)
+		}
+	})
+}
+
+func TestCareerMessageKeepsItsCVLink(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		e, _ := newServer(db)
+		in := valid()
+		in["topic"], in["cvUrl"] = "career", " https://example.com/ada-cv.pdf "
+		if rec := postJSON(e, in); rec.Code != http.StatusCreated && rec.Code != http.StatusOK {
+			t.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+		if ms := stored(t, db); len(ms) != 1 || ms[0].CVURL != "https://example.com/ada-cv.pdf" {
+			t.Fatalf("stored %+v, want the trimmed CV link", ms)
 		}
 	})
 }

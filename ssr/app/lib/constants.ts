@@ -21,3 +21,6 @@ export const PLACEHOLDER_IMAGE = "/images/placeholder.svg";
 
 /** Canonical origin when PUBLIC_URL is not set. */
 export const DEFAULT_PUBLIC_URL = "http://localhost:8080";
+
+/** How long the installable app's 'offline-ready' note stays before it leaves on its own ('need-refresh' stays until answered). */
+export const PWA_OFFLINE_READY_MS = 8_000;

@@ -2,7 +2,7 @@
 // (edge/internal/contact) from the same shared/content/contact.json, so the
 // visitor sees the same message inline that the edge would answer with.
 
-export type ContactFieldName = "name" | "email" | "company" | "phone" | "message";
+export type ContactFieldName = "name" | "email" | "company" | "phone" | "cvUrl" | "message";
 
 export interface ContactFieldRule {
   label: string;
@@ -16,13 +16,23 @@ export interface ContactFieldRule {
 
 export type ContactOutcome = "sent" | "invalid" | "too-large" | "rate-limited" | "unavailable";
 export const CONTACT_OUTCOMES: readonly ContactOutcome[] = ["sent", "invalid", "too-large", "rate-limited", "unavailable"];
-export const CONTACT_FIELDS: readonly ContactFieldName[] = ["name", "email", "company", "phone", "message"];
+export const CONTACT_FIELDS: readonly ContactFieldName[] = ["name", "email", "company", "phone", "cvUrl", "message"];
 
 /** The endpoint (SPEC §7); the form posts here with or without JavaScript. */
 export const CONTACT_ENDPOINT = "/api/v1/omnibus/contact-us";
 
 const EMAIL = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\].]+$/;
 const PHONE = /^\+?[0-9 ().-]+$/;
+
+/** An absolute http(s) link with a host and no user part, as the edge accepts (validLink). */
+function isLink(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.host !== "" && url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
+}
 
 /** The field's error message when value breaks its rule, else "". */
 export function fieldError(name: ContactFieldName, rule: ContactFieldRule, raw: string): string {
@@ -31,6 +41,7 @@ export function fieldError(name: ContactFieldName, rule: ContactFieldRule, raw: 
   if (value === "") return rule.required ? rule.error : "";
   if (length > rule.maxLength || (rule.minLength !== undefined && length < rule.minLength)) return rule.error;
   if (name === "email" && !EMAIL.test(value)) return rule.error;
+  if (name === "cvUrl" && !isLink(value)) return rule.error;
   if (name === "phone") {
     const digits = value.replace(/\D/g, "").length;
     if (!PHONE.test(value) || digits < 7 || digits > 15) return rule.error;

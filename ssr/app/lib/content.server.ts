@@ -100,6 +100,8 @@ export interface ContentPlan {
 }
 
 export interface ContentSection {
+  /** Anchor of the section (/help#partner-faq). */
+  id?: string;
   heading: string;
   text?: string[];
   items?: Array<{ title: string; text: string; link?: ContentLink }>;

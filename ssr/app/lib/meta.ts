@@ -12,7 +12,7 @@ export interface PageMetaInput {
   /** Canonical origin (PUBLIC_URL), from the root loader so server and client agree. */
   publicUrl: string;
   pathname: string;
-  /** Pages that must not be indexed (not-found). They get no canonical link. */
+  /** Pages that must not be indexed (not-found, the template demos). They get no canonical link. */
   noindex?: boolean;
 }
 
@@ -50,6 +50,11 @@ export function publicUrlFrom(matches: MetaArgsLike["matches"]): string {
   return root?.publicUrl ?? DEFAULT_PUBLIC_URL;
 }
 
+/** The template demo pages (route modules under _blocks/): component showcases, kept out of search (and the sitemap). */
+export function isDemoRoute(module: string): boolean {
+  return module.startsWith("_blocks/");
+}
+
 /**
  * `export const meta = routeMeta;` in a route module: tags from the table
  * entry of the matched route. (React Router uses only the deepest route's
@@ -63,6 +68,6 @@ export function routeMeta({ location, matches }: MetaArgsLike): MetaDescriptor[]
     description: entry.description,
     publicUrl: publicUrlFrom(matches),
     pathname: location.pathname,
-    noindex: entry.id === notFound.id,
+    noindex: entry.id === notFound.id || isDemoRoute(entry.module),
   });
 }

@@ -1,6 +1,7 @@
 // Scrolling on client navigation (SPEC §2): a URL with a hash scrolls smoothly
 // to its anchor, right away on the first page shown and after
-// HASH_SCROLL_DELAY_MS on later ones; a URL without a hash scrolls to the top,
+// HASH_SCROLL_DELAY_MS on later ones (which meanwhile are shown at the anchor
+// already, or at their top: never at the previous page's scroll position); a URL without a hash scrolls to the top,
 // except back/forward, which returns to where the visitor was. This replaces
 // React Router's <ScrollRestoration>, which would jump to the anchor at once.
 import { useEffect, useLayoutEffect, useRef } from "react";
@@ -47,6 +48,14 @@ export function scrollToHash(hash: string): () => void {
   return stop;
 }
 
+/** Instantly shows the hash's element at the top of the window (below the sticky bar), or the page's top without it. */
+function jumpTo(hash: string) {
+  const target = targetOf(hash);
+  if (!target) return window.scrollTo({ top: 0, behavior: "instant" });
+  const margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
+  window.scrollTo({ top: target.getBoundingClientRect().top + window.scrollY - margin, behavior: "instant" });
+}
+
 export function useHashScroll(): void {
   const location = useLocation();
   const navigationType = useNavigationType();
@@ -67,6 +76,10 @@ export function useHashScroll(): void {
 
     if (location.hash) {
       if (first) return scrollToHash(location.hash);
+      // Before the new page paints, put it at its anchor (or at its top while
+      // the anchor is not there yet), never at the old page's scroll position,
+      // which would flash another part of it (its footer) until the scroll.
+      jumpTo(location.hash);
       let stopWaiting = () => {};
       const timer = window.setTimeout(() => (stopWaiting = scrollToHash(location.hash)), HASH_SCROLL_DELAY_MS);
       return () => {

@@ -20,3 +20,19 @@ export function FeatureIcon({ name, className = "size-6" }: { name: string; clas
     </svg>
   );
 }
+
+export const FEATURE_ICON_NAMES = Object.keys(PATHS);
+
+/** Every icon with its name: the catalogue's icon sheet. */
+export function FeatureIconSheet({ names = FEATURE_ICON_NAMES }: { names?: string[] }) {
+  return (
+    <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
+      {names.map((name) => (
+        <li key={name} className="flex flex-col items-center gap-2 rounded-xl p-4 text-center ring-1 ring-gray-200 dark:ring-white/10">
+          <FeatureIcon name={name} className="size-8 text-brand-700 dark:text-brand-300" />
+          <code className="text-xs text-gray-700 dark:text-gray-300">{name}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -5,7 +5,7 @@ import type { FooterContent } from "~/lib/site";
 export function FooterCta({ cta }: { cta: FooterContent["cta"] }) {
   const [primary, secondary] = cta.links;
   return (
-    <section aria-labelledby="footer-cta-title" className="mx-auto max-w-7xl px-4 pt-16 sm:px-6">
+    <section className="mx-auto max-w-7xl px-4 pt-16 sm:px-6">
       <div className="relative isolate overflow-hidden rounded-3xl bg-brand-950 px-6 py-12 text-white shadow-xl sm:px-12 lg:flex lg:items-center lg:gap-12 lg:py-14">
         <div
           aria-hidden="true"
@@ -13,7 +13,7 @@ export function FooterCta({ cta }: { cta: FooterContent["cta"] }) {
         />
         <div className="lg:flex-1">
           <p className="text-sm font-semibold text-accent-400">{cta.subtitle}</p>
-          <h2 id="footer-cta-title" className="mt-2 text-3xl font-bold tracking-tight text-balance sm:text-4xl">
+          <h2 className="mt-2 text-3xl font-bold tracking-tight text-balance sm:text-4xl">
             {cta.title}
           </h2>
           <div className="mt-8 flex flex-wrap gap-4">

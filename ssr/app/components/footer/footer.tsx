@@ -8,7 +8,15 @@ import { SiteLink } from "~/components/ui/site-link";
 import { telHref, useSiteData } from "~/lib/site";
 import { FooterCta } from "./footer-cta";
 
-export function Footer({ showCta = true }: { showCta?: boolean }) {
+export interface FooterProps {
+  /** The call-to-action block above the footer (SPEC §2: optional). */
+  showCta?: boolean;
+  /** Anchor of its newsletter box and name of its link navigation: unique per page (the catalogue shows extra footers). */
+  newsletterId?: string;
+  navLabel?: string;
+}
+
+export function Footer({ showCta = true, newsletterId = "newsletter", navLabel = "Footer" }: FooterProps) {
   const { site, footer } = useSiteData();
   return (
     <footer className="border-t border-gray-200 bg-gray-50 text-gray-600 dark:border-white/10 dark:bg-gray-900/40 dark:text-gray-300">
@@ -47,10 +55,10 @@ export function Footer({ showCta = true }: { showCta?: boolean }) {
               </dl>
             </div>
           </div>
-          <NewsletterBox />
+          <NewsletterBox id={newsletterId} />
         </div>
 
-        <nav aria-label="Footer" className="mt-12 grid grid-cols-2 gap-8 border-t border-gray-200 pt-10 sm:grid-cols-4 dark:border-white/10">
+        <nav aria-label={navLabel} className="mt-12 grid grid-cols-2 gap-8 border-t border-gray-200 pt-10 sm:grid-cols-4 dark:border-white/10">
           {footer.columns.map((column) => (
             <div key={column.title}>
               <h2 className="text-sm font-semibold text-gray-900 dark:text-white">{column.title}</h2>

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Link, useLocation } from "react-router";
 import navigation from "../../../../shared/content/navigation.json";
 import { SignOutButton, useSignedIn } from "~/components/auth/sign-out";
 import { ThemeSwitcher } from "~/components/theme-switcher";
@@ -13,21 +13,38 @@ const BAR: Record<NavbarVariant, string> = {
   minimal: "text-gray-900 dark:text-gray-100",
 };
 
+type NavItem = { label: string; to: string; current?: string[] };
+
+/** Whether `pathname` is `prefix` or below it (whole segments: /help matches /help/category/x, not /helpful). */
+export function isCurrent(link: NavItem, pathname: string): boolean {
+  return (link.current ?? [link.to]).some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
+/** A navigation link marked aria-current="page" where it is the current section. */
+function NavItemLink({ link, className }: { link: NavItem; className: string }) {
+  const { pathname } = useLocation();
+  return (
+    <Link to={link.to} aria-current={isCurrent(link, pathname) ? "page" : undefined} className={className}>
+      {link.label}
+    </Link>
+  );
+}
+
 /**
  * Top navigation. `minimal` shows the brand and the theme switcher only. On
  * small screens the links move into a disclosure (<details>), which works
  * with the keyboard, screen readers, and without JavaScript.
  */
-export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
+export function Navbar({ variant = "default", label = navigation.menu.label, sticky = true }: { variant?: NavbarVariant; label?: string; sticky?: boolean }) {
   return (
-    <header data-nav={variant} className={`sticky top-0 z-40 ${BAR[variant]}`}>
+    <header data-nav={variant} className={`${sticky ? "sticky top-0 z-40" : "relative"} ${BAR[variant]}`}>
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-2 focus:rounded focus:bg-brand-600 focus:px-3 focus:py-2 focus:text-white"
       >
         {navigation.skipLink}
       </a>
-      <nav aria-label={navigation.menu.label} className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">
+      <nav aria-label={label} className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">
         <Link to={navigation.brand.to} className="flex items-center gap-2 text-lg font-bold tracking-tight">
           <img src="/favicon.svg" alt="" width={28} height={28} />
           {navigation.brand.label}
@@ -39,9 +56,7 @@ export function Navbar({ variant = "default" }: { variant?: NavbarVariant }) {
             <ul className="hidden items-center gap-6 text-sm font-medium lg:flex">
               {navigation.links.map((link) => (
                 <li key={link.to}>
-                  <NavLink to={link.to} className="opacity-80 transition hover:opacity-100 aria-[current=page]:opacity-100 aria-[current=page]:underline underline-offset-8">
-                    {link.label}
-                  </NavLink>
+                  <NavItemLink link={link} className="opacity-80 transition hover:opacity-100 aria-[current=page]:opacity-100 aria-[current=page]:underline underline-offset-8" />
                 </li>
               ))}
             </ul>
@@ -85,6 +100,17 @@ function MobileMenu() {
     if (details.current) details.current.open = false;
   }, [key]);
 
+  // While it is open, a tap or click anywhere outside it closes it.
+  useEffect(() => {
+    const menu = details.current;
+    if (!menu) return;
+    const onOutside = (event: PointerEvent) => {
+      if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
+    };
+    document.addEventListener("pointerdown", onOutside);
+    return () => document.removeEventListener("pointerdown", onOutside);
+  }, []);
+
   return (
     <details
       ref={details}
@@ -107,9 +133,7 @@ function MobileMenu() {
         <ul className="flex flex-col text-base font-medium">
           {navigation.links.map((link) => (
             <li key={link.to}>
-              <NavLink to={link.to} className="block py-3 aria-[current=page]:text-brand-600">
-                {link.label}
-              </NavLink>
+              <NavItemLink link={link} className="block py-3 aria-[current=page]:text-brand-600" />
             </li>
           ))}
         </ul>

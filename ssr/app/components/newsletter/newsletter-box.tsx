@@ -8,7 +8,8 @@ import { initialState, returnPath, subscribe, SUBSCRIBE_URL, type NewsletterStat
  * outcome in place; without, the same form posts form-encoded to the same
  * endpoint, which redirects back here (#newsletter) with the outcome in the query.
  */
-export function NewsletterBox() {
+/** `id`: the box's anchor (the no-JavaScript redirect returns to #newsletter); another instance, e.g. in the catalogue, takes its own. */
+export function NewsletterBox({ id = "newsletter" }: { id?: string }) {
   const { newsletter } = useSiteData();
   const [search] = useSearchParams();
   const { pathname } = useLocation();
@@ -33,7 +34,7 @@ export function NewsletterBox() {
   }
 
   return (
-    <div id="newsletter" className="self-start rounded-2xl bg-white p-6 ring-1 ring-gray-200 dark:bg-white/5 dark:ring-white/10">
+    <div id={id} className="self-start rounded-2xl bg-white p-6 ring-1 ring-gray-200 dark:bg-white/5 dark:ring-white/10">
       <h2 className="text-base font-semibold text-gray-900 dark:text-white">{newsletter.title}</h2>
       <p className="mt-2 text-sm text-gray-600 dark:text-gray-300">{newsletter.text}</p>
       <form
@@ -45,11 +46,11 @@ export function NewsletterBox() {
         className="mt-4 flex flex-col gap-3 sm:flex-row"
       >
         <input type="hidden" name="returnTo" value={returnPath(pathname, search)} />
-        <label htmlFor="newsletter-email" className="sr-only">
+        <label htmlFor={`${id}-email`} className="sr-only">
           {newsletter.label}
         </label>
         <input
-          id="newsletter-email"
+          id={`${id}-email`}
           name="emailaddress"
           type="email"
           autoComplete="email"

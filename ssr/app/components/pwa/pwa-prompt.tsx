@@ -1,10 +1,14 @@
 // The installable app's prompt (SPEC §2): registers the service worker
 // /sw.js (scope /) with workbox-window after hydration, then tells the
 // visitor when the site works offline ('offline-ready') or when a new version
-// is waiting ('need-refresh'), with Reload and Close buttons.
+// is waiting ('need-refresh'), with Reload and Close buttons. It lies over the
+// navigation bar at the top, never over a page's content (the hero's calls to
+// action, a form); 'offline-ready' leaves on its own after a few seconds
+// (not while the pointer or focus is on it), 'need-refresh' stays until answered.
 import { useEffect, useRef, useState } from "react";
 import type { Workbox } from "workbox-window";
 import pwa from "../../../../shared/content/pwa.json";
+import { PWA_OFFLINE_READY_MS } from "~/lib/constants";
 
 export type PwaState = "offline-ready" | "need-refresh" | null;
 
@@ -28,6 +32,22 @@ export async function registerServiceWorker(onState: (state: PwaState) => void):
 export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolean }) {
   const [state, setState] = useState<PwaState>(null);
   const workbox = useRef<Workbox | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+
+  // 'offline-ready' is news, not a question: it goes by itself, unless the visitor is on it.
+  useEffect(() => {
+    if (state !== "offline-ready") return;
+    let timer = 0;
+    const arm = () => {
+      timer = window.setTimeout(() => {
+        const el = box.current;
+        if (el && (el.matches(":hover") || el.contains(document.activeElement))) arm();
+        else setState(null);
+      }, PWA_OFFLINE_READY_MS);
+    };
+    arm();
+    return () => window.clearTimeout(timer);
+  }, [state]);
 
   useEffect(() => {
     if (!enabled || !("serviceWorker" in navigator)) return;
@@ -52,32 +72,35 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
   }
 
   return (
-    <div aria-live="polite" className="pointer-events-none fixed inset-x-4 bottom-4 z-50 flex justify-end sm:inset-x-auto sm:right-6 sm:bottom-6">
+    <div aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-50">
       {state && (
         <div
+          ref={box}
           data-pwa-prompt={state}
-          className="pointer-events-auto flex w-full max-w-sm items-start gap-4 rounded-2xl bg-white p-4 text-sm text-gray-900 shadow-2xl ring-1 ring-gray-200 dark:bg-gray-900 dark:text-gray-100 dark:ring-white/10"
+          className="pointer-events-auto flex min-h-16 items-center border-b border-gray-200 bg-white/95 text-sm text-gray-900 shadow-md backdrop-blur dark:border-white/10 dark:bg-gray-900/95 dark:text-gray-100"
         >
-          <p className="flex-1 pt-1.5 font-medium">
-            {state === "offline-ready" ? pwa.prompt.offlineReady : pwa.prompt.needRefresh}
-          </p>
-          <div className="flex flex-none gap-2">
-            {state === "need-refresh" && (
+          <div className="mx-auto flex w-full max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">
+            <p className="flex-1 font-medium">
+              {state === "offline-ready" ? pwa.prompt.offlineReady : pwa.prompt.needRefresh}
+            </p>
+            <div className="flex flex-none gap-2">
+              {state === "need-refresh" && (
+                <button
+                  type="button"
+                  onClick={reload}
+                  className="rounded-full bg-brand-600 px-3.5 py-1.5 font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+                >
+                  {pwa.prompt.reload}
+                </button>
+              )}
               <button
                 type="button"
-                onClick={reload}
-                className="rounded-full bg-brand-600 px-3.5 py-1.5 font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+                onClick={() => setState(null)}
+                className="rounded-full px-3.5 py-1.5 font-semibold ring-1 ring-gray-300 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 dark:ring-white/20 dark:hover:bg-white/10"
               >
-                {pwa.prompt.reload}
+                {pwa.prompt.close}
               </button>
-            )}
-            <button
-              type="button"
-              onClick={() => setState(null)}
-              className="rounded-full px-3.5 py-1.5 font-semibold ring-1 ring-gray-300 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 dark:ring-white/20 dark:hover:bg-white/10"
-            >
-              {pwa.prompt.close}
-            </button>
+            </div>
           </div>
         </div>
       )}

@@ -1,20 +1,12 @@
-import logos from "../../../../shared/content/logos.json";
-import { LogoStrip } from "~/components/landing/logo-strip";
-import { PlaceholderPage } from "~/components/placeholder-page";
+// /blocks/advanced/<name>: the catalogue page of one composed block (registry: catalogue.tsx).
 import { routeMeta } from "~/lib/meta";
-import { useRouteEntry } from "~/lib/route-entry";
+import { catalogueData } from "./catalogue-data.server";
+import { CataloguePage } from "./catalogue-page";
 
 export const meta = routeMeta;
 
-export default function AdvancedPage() {
-  const entry = useRouteEntry();
-  // /blocks/advanced/clients: the client-logo strip with its default limit (8).
-  if (entry.id === "blocks-advanced-clients") {
-    return (
-      <PlaceholderPage>
-        <LogoStrip logos={logos.logos} width={logos.width} height={logos.height} className="mt-12" />
-      </PlaceholderPage>
-    );
-  }
-  return <PlaceholderPage />;
+export function loader() {
+  return catalogueData();
 }
+
+export default CataloguePage;

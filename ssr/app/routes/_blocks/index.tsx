@@ -1,8 +1,82 @@
-import { PlaceholderPage } from "~/components/placeholder-page";
+// /blocks: the catalogue's index, a live preview of every entry (the first
+// example, scaled down, inert and hidden from assistive technology: the link
+// names the entry) and the blog layout demos.
+import type { ComponentType } from "react";
+import { Link, useLoaderData } from "react-router";
 import { routeMeta } from "~/lib/meta";
+import { headingOf } from "~/lib/route-entry";
+import { routes } from "../../../../shared/route-table";
+import { catalogue } from "./catalogue";
+import { catalogueData } from "./catalogue-data.server";
+import { CatalogueHeader } from "./showcase";
 
 export const meta = routeMeta;
 
-export default function IndexPage() {
-  return <PlaceholderPage />;
+export function loader() {
+  return catalogueData();
+}
+
+const blocks = routes.filter((r) => r.module === "_blocks/block.tsx" || r.module === "_blocks/advanced.tsx");
+const blogDemos = routes.filter((r) => r.module === "_blocks/blog-demo.tsx");
+
+export default function CatalogueIndex() {
+  const data = useLoaderData<typeof loader>();
+  const entries = catalogue(data);
+  // One live preview per component: a second entry showing the same component links without one.
+  const previewed = new Set<ComponentType<any>>();
+  const groups = [
+    { title: "Blocks", items: blocks.filter((r) => !r.path.includes("/advanced/")) },
+    { title: "Advanced blocks", items: blocks.filter((r) => r.path.includes("/advanced/")) },
+  ];
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
+      <CatalogueHeader back={false} />
+      {groups.map((group) => (
+        <section key={group.title} className="mt-14">
+          <h2 className="text-2xl font-bold tracking-tight">{group.title}</h2>
+          <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {group.items.map((route) => {
+              const first = entries[route.id]?.examples[0];
+              const show = first && !previewed.has(first.component);
+              if (show) previewed.add(first.component);
+              const Preview = first?.component;
+              return (
+                <li key={route.id} className="relative flex flex-col overflow-hidden rounded-2xl ring-1 ring-gray-200 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-brand-500 dark:ring-white/10">
+                  <div aria-hidden="true" inert className="relative h-40 overflow-hidden bg-gray-50 dark:bg-white/[0.03]">
+                    {show && Preview && (
+                      <div className="pointer-events-none absolute top-0 left-0 w-[250%] origin-top-left scale-[0.4] p-6">
+                        <Preview {...first.props} />
+                      </div>
+                    )}
+                  </div>
+                  <div className="flex flex-1 flex-col border-t border-gray-200 p-4 dark:border-white/10">
+                    <h3 className="font-semibold">
+                      <Link to={route.path} className="after:absolute after:inset-0 focus-visible:outline-none">
+                        {headingOf(route)}
+                      </Link>
+                    </h3>
+                    <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{entries[route.id]?.intro}</p>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ))}
+      <section className="mt-14">
+        <h2 className="text-2xl font-bold tracking-tight">Blog layouts</h2>
+        <p className="mt-2 text-gray-600 dark:text-gray-400">The real articles in different list and article layouts.</p>
+        <ul className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {blogDemos.map((route) => (
+            <li key={route.id}>
+              <Link to={route.path} className="block rounded-xl px-4 py-3 ring-1 ring-gray-200 hover:ring-brand-500 dark:ring-white/10">
+                <span className="font-semibold">{headingOf(route)}</span>
+                <span className="block text-sm text-gray-600 dark:text-gray-400">{route.path}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
 }

@@ -3,6 +3,7 @@
 // copy and fields of each from shared/content/contact.json by route id.
 import { data, useLoaderData } from "react-router";
 import { ContactForm } from "~/components/contact/contact-form";
+import { DataTable } from "~/components/ui/data-table";
 import { contactPage } from "~/lib/content.server";
 import {
   CONTACT_FIELDS,
@@ -51,6 +52,16 @@ export default function ContactPage() {
               </li>
             ))}
           </ul>
+          {"openings" in page && page.openings.length > 0 && (
+            <div className="mt-10">
+              <DataTable
+                caption={page.openingsTitle}
+                columns={["Role", "Team", "Location", "Type"]}
+                rows={page.openings.map((o) => [o.title, o.team, o.location, o.type])}
+                layout="stack"
+              />
+            </div>
+          )}
           <p className="mt-10 text-sm text-gray-600 dark:text-gray-400">{form.alternative}</p>
         </div>
         <ContactForm

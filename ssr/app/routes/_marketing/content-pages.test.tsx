@@ -33,7 +33,7 @@ function renderAt(url: string) {
   return render(<Stub initialEntries={[url]} />);
 }
 
-const h1 = async () => (await screen.findByRole("heading", { level: 1 })).textContent;
+const h1 = async () => (await screen.findByRole("heading", { level: 1 }, { timeout: 10_000 })).textContent;
 
 describe("articles", () => {
   it("renders a blog article's Markdown as HTML", async () => {

@@ -1,6 +1,6 @@
 // /help/category/{slug}: the help-centre articles of one topic.
 import { data, useLoaderData } from "react-router";
-import { ArticleList, helpHref } from "~/components/content/article-list";
+import { ArticleList } from "~/components/content/article-list";
 import { ArticleNotFound } from "~/components/content/article-not-found";
 import { contentLabels, helpArticlesIn, helpCategory } from "~/lib/content.server";
 import { contentMeta } from "~/lib/content-meta";
@@ -27,7 +27,7 @@ export default function HelpCategoryPage() {
       <h2 className="sr-only">{labels.articlesInCategory}</h2>
       <div className="mt-12">
         {articles.length > 0 ? (
-          <ArticleList articles={articles} hrefOf={helpHref} readMore={labels.readMore} />
+          <ArticleList articles={articles} kind="help" readMore={labels.readMore} />
         ) : (
           <p className="text-gray-600 dark:text-gray-400">{labels.noArticles}</p>
         )}

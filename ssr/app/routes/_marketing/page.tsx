@@ -3,9 +3,12 @@
 // /help-centre, /blog): their copy from shared/content/pages.json by route id,
 // plus the article index on /blog and /help-centre.
 import { data, Link, useLoaderData } from "react-router";
-import { ArticleList, blogHref, helpCategoryHref, helpHref } from "~/components/content/article-list";
+import { ArticleList, helpCategoryHref } from "~/components/content/article-list";
+import { Accordion } from "~/components/ui/accordion";
+import { CardGrid } from "~/components/ui/card-grid";
+import { PricingPlans } from "~/components/ui/pricing-plans";
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
-import { blogArticles, contentLabels, contentPage, helpIndex, type ContentSection } from "~/lib/content.server";
+import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, type ContentSection } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
 import { routes } from "../../../../shared/route-table";
 import type { Route } from "./+types/page";
@@ -21,6 +24,8 @@ export function loader({ request }: Route.LoaderArgs) {
     page,
     blog: page.list === "blog" ? blogArticles() : null,
     help: page.list === "help" ? helpIndex() : null,
+    // Every guide, newest first (not grouped by topic: the topics are listed above).
+    allHelp: page.list === "help" ? helpArticles() : [],
     labels: {
       readMore: contentLabels.readMore,
       latestArticles: contentLabels.latestArticles,
@@ -31,7 +36,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function ContentPagePage() {
-  const { page, blog, help, labels } = useLoaderData<typeof loader>();
+  const { page, blog, help, allHelp, labels } = useLoaderData<typeof loader>();
   const ctas = page.ctas ?? [];
   const sections = page.sections ?? [];
   return (
@@ -59,7 +64,7 @@ export default function ContentPagePage() {
         <section className="mt-16">
           <h2 className="text-2xl font-bold tracking-tight">{labels.latestArticles}</h2>
           <div className="mt-6">
-            <ArticleList articles={blog} hrefOf={blogHref} readMore={labels.readMore} />
+            <ArticleList articles={blog} readMore={labels.readMore} />
           </div>
         </section>
       )}
@@ -85,7 +90,7 @@ export default function ContentPagePage() {
           <section className="mt-16">
             <h2 className="text-2xl font-bold tracking-tight">{labels.allArticles}</h2>
             <div className="mt-6">
-              <ArticleList articles={help.flatMap((category) => category.articles)} hrefOf={helpHref} readMore={labels.readMore} />
+              <ArticleList articles={allHelp} kind="help" readMore={labels.readMore} />
             </div>
           </section>
         </>
@@ -97,7 +102,7 @@ export default function ContentPagePage() {
 function PageSection({ section }: { section: ContentSection }) {
   const { text = [], items = [], plans = [], faqs = [] } = section;
   return (
-    <section className="mt-20">
+    <section id={section.id} className="mt-20">
       <h2 className="text-2xl font-bold tracking-tight sm:text-3xl">{section.heading}</h2>
       {text.map((paragraph) => (
         <p key={paragraph} className="mt-4 max-w-3xl text-lg leading-8 text-gray-600 dark:text-gray-400">
@@ -105,60 +110,19 @@ function PageSection({ section }: { section: ContentSection }) {
         </p>
       ))}
       {items.length > 0 && (
-        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {items.map((item) => (
-            <li key={item.title} className="flex flex-col rounded-2xl border border-gray-200 p-6 dark:border-gray-800">
-              <h3 className="text-lg font-semibold">{item.title}</h3>
-              <p className="mt-2 flex-1 text-gray-600 dark:text-gray-400">{item.text}</p>
-              {item.link && (
-                <SiteLink to={item.link.to} url={item.link.url} className="mt-4 text-sm font-semibold text-brand-600 hover:underline dark:text-brand-400">
-                  {item.link.label} <span aria-hidden="true">→</span>
-                </SiteLink>
-              )}
-            </li>
-          ))}
-        </ul>
+        <div className="mt-8">
+          <CardGrid items={items} />
+        </div>
       )}
       {plans.length > 0 && (
-        <ul className="mt-8 grid gap-6 md:grid-cols-2 xl:grid-cols-4">
-          {plans.map((plan) => (
-            <li
-              key={plan.name}
-              className={`flex flex-col rounded-3xl p-8 ring-1 ${
-                plan.highlighted ? "bg-gray-900 text-white ring-gray-900 dark:bg-brand-600/20 dark:ring-brand-400" : "ring-gray-200 dark:ring-gray-800"
-              }`}
-            >
-              <h3 className="text-lg font-semibold">{plan.name}</h3>
-              <p className="mt-4">
-                <span className="text-4xl font-bold tracking-tight">{plan.price}</span>{" "}
-                <span className={`text-sm ${plan.highlighted ? "text-gray-300" : "text-gray-500 dark:text-gray-400"}`}>{plan.period}</span>
-              </p>
-              <p className={`mt-4 ${plan.highlighted ? "text-gray-300" : "text-gray-600 dark:text-gray-400"}`}>{plan.description}</p>
-              <ul className="mt-6 flex-1 space-y-2 text-sm">
-                {plan.features.map((feature) => (
-                  <li key={feature} className="flex gap-2">
-                    <span aria-hidden="true">✓</span>
-                    {feature}
-                  </li>
-                ))}
-              </ul>
-              <SiteLink to={plan.cta.to} url={plan.cta.url} className={`mt-8 ${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary}`}>
-                {plan.cta.label}
-                <span className="sr-only"> — {plan.name}</span>
-              </SiteLink>
-            </li>
-          ))}
-        </ul>
+        <div className="mt-8">
+          <PricingPlans plans={plans} />
+        </div>
       )}
       {faqs.length > 0 && (
-        <dl className="mt-8 max-w-3xl divide-y divide-gray-200 dark:divide-gray-800">
-          {faqs.map((faq) => (
-            <div key={faq.question} className="py-6">
-              <dt className="text-lg font-semibold">{faq.question}</dt>
-              <dd className="mt-2 text-gray-600 dark:text-gray-400">{faq.answer}</dd>
-            </div>
-          ))}
-        </dl>
+        <div className="mt-8 max-w-3xl">
+          <Accordion items={faqs} />
+        </div>
       )}
     </section>
   );

@@ -1,0 +1,130 @@
+// The catalogue's frame: each example renders one of the site's own components
+// (from app/components) with the JSON content that produces it, shown beside it
+// and copyable, and a light/dark switch for the preview. Used only by the
+// /blocks route modules, so none of it loads on the marketing pages.
+import { useState, type ComponentType } from "react";
+import { Link } from "react-router";
+import { useHydrated } from "~/components/auth/form-parts";
+import { headingOf, useRouteEntry } from "~/lib/route-entry";
+
+export interface Example<P extends object = any> {
+  title: string;
+  note?: string;
+  /** A component exported by a module under app/components (a test checks). */
+  component: ComponentType<P>;
+  /** The content: what a marketer puts in shared/content/ (shown as JSON). */
+  props: P;
+  /** Where the content lives, when it is the site's own file. */
+  source?: string;
+}
+
+export interface Block {
+  intro: string;
+  examples: Example[];
+}
+
+export const example = <P extends object>(e: Example<P>): Example => e as Example;
+
+export function CatalogueHeader({ back = true }: { back?: boolean }) {
+  const entry = useRouteEntry();
+  return (
+    <header className="max-w-3xl">
+      {back && (
+        <Link to="/blocks" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+          <span aria-hidden="true">← </span>Component catalogue
+        </Link>
+      )}
+      <h1 className="mt-4 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{headingOf(entry)}</h1>
+      <p className="mt-4 text-lg text-gray-600 dark:text-gray-400">{entry.description}</p>
+    </header>
+  );
+}
+
+export function BlockPage({ block }: { block: Block }) {
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
+      <CatalogueHeader />
+      <p className="mt-4 max-w-3xl text-gray-700 dark:text-gray-300">{block.intro}</p>
+      <div className="mt-12 space-y-16">
+        {block.examples.map((e) => (
+          <ExampleView key={e.title} example={e} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+type Theme = "page" | "light" | "dark";
+
+export function ExampleView({ example: e }: { example: Example }) {
+  const [theme, setTheme] = useState<Theme>("page");
+  const hydrated = useHydrated();
+  const json = JSON.stringify(e.props, null, 2);
+  const Component = e.component;
+  const frame = theme === "page" ? "" : theme;
+  return (
+    <section data-example={e.title} className="min-w-0">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h2 className="text-2xl font-bold tracking-tight">{e.title}</h2>
+        {hydrated && (
+          <div role="group" aria-label={`Theme of the “${e.title}” preview`} className="flex gap-1 text-sm">
+            {(["light", "dark"] as const).map((t) => (
+              <button
+                key={t}
+                type="button"
+                aria-pressed={theme === t}
+                onClick={() => setTheme(theme === t ? "page" : t)}
+                className="rounded-full px-3 py-1 font-medium ring-1 ring-gray-300 aria-pressed:bg-gray-900 aria-pressed:text-white dark:ring-white/20 dark:aria-pressed:bg-white dark:aria-pressed:text-gray-900"
+              >
+                {t === "light" ? "Light" : "Dark"}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      {e.note && <p className="mt-2 max-w-3xl text-gray-600 dark:text-gray-400">{e.note}</p>}
+      <div className="mt-6 grid min-w-0 gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div
+          data-preview
+          className={`${frame} min-w-0 overflow-hidden rounded-2xl bg-white p-4 text-gray-900 ring-1 ring-gray-200 sm:p-6 dark:bg-gray-950 dark:text-gray-100 dark:ring-white/10 ${theme === "light" ? "[color-scheme:light]" : ""} ${theme === "dark" ? "[color-scheme:dark]" : ""}`}
+        >
+          <Component {...e.props} />
+        </div>
+        <div className="min-w-0">
+          <div className="flex items-center justify-between gap-3">
+            <p className="text-sm font-semibold text-gray-900 dark:text-white">
+              Content{e.source ? <span className="font-normal text-gray-600 dark:text-gray-400"> — {e.source}</span> : null}
+            </p>
+            {hydrated && <CopyButton text={json} label={e.title} />}
+          </div>
+          <pre tabIndex={0} className="mt-2 max-h-96 overflow-auto rounded-xl bg-gray-900 p-4 text-xs leading-5 text-gray-100 ring-1 ring-white/10">
+            <code>{json}</code>
+          </pre>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** Copies the JSON; shown only once scripts run (without them the JSON above is plain, selectable text). */
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState<"idle" | "done" | "failed">("idle");
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied("done");
+    } catch {
+      setCopied("failed");
+    }
+  }
+  return (
+    <button
+      type="button"
+      onClick={copy}
+      aria-label={`Copy the content of “${label}”`}
+      className="rounded-full px-3 py-1 text-sm font-medium ring-1 ring-gray-300 hover:bg-gray-100 dark:ring-white/20 dark:hover:bg-white/10"
+    >
+      <span aria-live="polite">{copied === "done" ? "Copied" : copied === "failed" ? "Select and copy" : "Copy"}</span>
+    </button>
+  );
+}
