@@ -31,7 +31,10 @@ app.disable("x-powered-by");
 // container there: trust private addresses too, still never the public.
 app.set("trust proxy", HOST === "127.0.0.1" ? "loopback" : ["loopback", "uniquelocal"]);
 
-app.get("/__renderer/health", (_req, res) => {
+app.get("/__renderer/health", (req, res) => {
+  // The edge's own probe comes straight here; anything it proxied (it always
+  // sets X-Forwarded-For) came from outside, which must not see this.
+  if (req.get("x-forwarded-for")) return res.status(404).end();
   res.set("Cache-Control", "no-store").json({ status: "ok" });
 });
 

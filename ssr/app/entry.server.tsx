@@ -4,6 +4,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
 import { log, errorMessage } from "./lib/log.server";
+import { NonceProvider, requestNonce } from "~/lib/nonce";
 import { setRoute } from "./lib/renderer-server.server";
 
 // ssr/server.js takes its logger, request middleware and metrics listener from here.
@@ -46,7 +47,15 @@ export default function handleRequest(
     // Abort after the stream timeout, leaving time to flush the rejected boundaries.
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    // The edge's CSP nonce: on React Router's scripts and links, React's own inline scripts and root.tsx's.
+    const nonce = requestNonce(request.headers);
+    const app = (
+      <NonceProvider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceProvider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       // For crawlers, write every finished Suspense boundary in place (React
       // otherwise moves large ones after the shell with a script to swap them in).
       progressiveChunkSize: wholeDocument ? Number.POSITIVE_INFINITY : undefined,

@@ -13,6 +13,7 @@ import { useRouteEntry } from "~/lib/route-entry";
 import { themeScript } from "~/lib/theme";
 import { useHashScroll } from "~/lib/use-hash-scroll";
 import { useOfflineReload } from "~/lib/offline";
+import { useNonce } from "~/lib/nonce";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -49,6 +50,7 @@ export const meta: Route.MetaFunction = ({ loaderData, location, error }) =>
 
 /** The HTML document around every page and the error page. */
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce(); // the edge's CSP nonce (server only: browsers hide it)
   return (
     // The theme script adds class="dark" before hydration: that attribute alone may differ.
     <html lang={LOCALE} suppressHydrationWarning>
@@ -57,7 +59,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#6428ef" />
         {/* Parser-blocking, in <head>: the dark class is set before any of <body> can paint. */}
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeScript }} />
         <Meta />
         {/* With a precedence React emits the stylesheet ahead of the scripts' modulepreloads,
             so the render-blocking CSS is not queued behind ~150 KB of JavaScript on a slow link. */}

@@ -198,13 +198,19 @@ const CLIENT_SECRET = "e2e-secret";
 
 /** Google's script, replaced: the code client hands over `code` (or reports
  * `nonOAuth`); the ID button returns `credential`. */
-function gsiStub(opts: { code?: string; nonOAuth?: string; credential?: string }) {
+function gsiStub(opts: { code?: string; nonOAuth?: string; credential?: string; popup?: string }) {
   return `(() => {
     const o = ${JSON.stringify(opts)};
     window.google = { accounts: {
       oauth2: {
         initCodeClient(cfg) {
           window.__codeClientConfig = { scope: cfg.scope, ux_mode: cfg.ux_mode };
+          // With o.popup, as Google's own script does: open the provider's page in a popup, which
+          // hands the code back through window.opener.postMessage.
+          if (o.popup) return { requestCode() {
+            addEventListener("message", (e) => e.origin === new URL(o.popup).origin && e.data.code && cfg.callback({ code: e.data.code, scope: cfg.scope }));
+            window.open(o.popup, "g_popup", "popup,width=400,height=500");
+          } };
           return { requestCode() { setTimeout(() => o.code ? cfg.callback({ code: o.code, scope: cfg.scope }) : cfg.error_callback && cfg.error_callback({ type: o.nonOAuth }), 20); } };
         },
         initTokenClient() { return { requestAccessToken() {} }; },
@@ -318,6 +324,32 @@ test.describe("Google sign-in", () => {
     await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
     const status = await (await page.request.get(`${G_ORIGIN}/api/v1/oaccount/isloggedin`)).json();
     expect(status.data).toMatchObject({ isLoggedIn: true, omnicustomerStatus: "account_created" });
+  });
+
+  // Google's popup reports to the page that opened it through window.opener. The site's COOP is
+  // same-origin-allow-popups when Google sign-in is on (same-origin otherwise): under same-origin
+  // the cross-origin popup would lose its opener and the sign-in would never finish.
+  test("the popup on the provider's origin reaches the page under the site's COOP", async ({ page }) => {
+    const popupURL = `http://${OIDC_ADDR}/gsi-popup`;
+    const code = await providerCode();
+    const popupPage = `<!DOCTYPE html><script>window.opener ? window.opener.postMessage({ code: ${JSON.stringify(code)} }, "*") : document.title = "no opener";</script>`;
+    await page.context().route(popupURL, (route) => route.fulfill({ contentType: "text/html", body: popupPage }));
+    await page.route(GSI, (route) => route.fulfill({ contentType: "text/javascript", body: gsiStub({ popup: popupURL }) }));
+    const response = await page.goto(`${G_ORIGIN}/register`);
+    expect(response?.headers()["cross-origin-opener-policy"]).toBe("same-origin-allow-popups");
+    await waitForHydration(page);
+    await expect.poll(() => page.evaluate(() => !!(window as unknown as { __codeClientConfig?: unknown }).__codeClientConfig)).toBe(true);
+    await page.getByRole("link", { name: auth.google.button }).click();
+    await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
+
+    // The same popup from a page under COOP same-origin has no opener to report to.
+    const strict = await page.context().newPage();
+    await strict.route(`${G_ORIGIN}/coop-probe`, (route) =>
+      route.fulfill({ contentType: "text/html", headers: { "Cross-Origin-Opener-Policy": "same-origin" }, body: "<!DOCTYPE html><title>probe</title>" }),
+    );
+    await strict.goto(`${G_ORIGIN}/coop-probe`);
+    const [popup] = await Promise.all([strict.waitForEvent("popup"), strict.evaluate((u) => void window.open(u, "g_popup", "popup"), popupURL)]);
+    await expect(popup).toHaveTitle("no opener");
   });
 
   test("pages with a Google button hydrate without errors", async ({ page }) => {

@@ -34,6 +34,7 @@ import (
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
@@ -169,6 +170,15 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		}
 	})
 
+	// The security headers of every answer, and the CSP of stored pages.
+	secure, err := security.New(security.Options{
+		PublicURL: cfg.PublicURL, GoogleClientID: cfg.GoogleClientID, GoogleIssuerURL: cfg.GoogleIssuerURL,
+		MerchantAppURL: cfg.MerchantAppURL, Dev: cfg.RendererDev,
+	})
+	if err != nil {
+		return nil, err
+	}
+
 	// 4. Pages: everything that is not API, health or a static file, through
 	// the page cache (off in dev mode, where pages change with every edit,
 	// and with CACHE_MAX_BYTES=0).
@@ -181,7 +191,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		pages = a.Metrics.Renders(pages)
 	}
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
-		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log})
+		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log, Security: secure})
 		fanCtx, stopFanout := context.WithCancel(context.Background())
 		a.closers = append(a.closers, stopFanout)
 		if err := a.Cache.StartFanout(fanCtx, a.DB); err != nil { // PostgreSQL: purges reach every instance
@@ -237,7 +247,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 			"database": func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error },
 			"renderer": rend.Check,
 		},
-		Logger: log,
+		Logger:   log,
+		Security: secure,
 	})
 	if m := a.Metrics; m != nil {
 		a.Server.Echo.Use(m.Middleware())

@@ -25,6 +25,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"omnibus/edge/internal/security"
 	"omnibus/shared"
 )
 
@@ -62,6 +63,11 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives render failures (default slog.Default()).
 	Logger *slog.Logger
+	// Security seals stored documents: each render gets a nonce of its own,
+	// which is then replaced by a Content-Security-Policy allowing the
+	// page's inline scripts by hash (security.Policy.Seal). Nil: pages are
+	// stored as rendered, without a policy of their own.
+	Security *security.Policy
 }
 
 // Cache is the page cache. It is safe for concurrent use.
@@ -70,6 +76,7 @@ type Cache struct {
 	renderTimeout time.Duration
 	now           func() time.Time
 	log           *slog.Logger
+	security      *security.Policy
 
 	store *store
 	group singleflight.Group
@@ -103,6 +110,7 @@ func New(opts Options) *Cache {
 		renderTimeout: opts.RenderTimeout,
 		now:           opts.Now,
 		log:           opts.Logger,
+		security:      opts.Security,
 		store:         newStore(opts.MaxBytes),
 		refreshing:    map[string]bool{},
 	}
@@ -242,6 +250,11 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 		c.log.Error("cache: render request", "key", key, "err", err)
 		return result{failed: true}
 	}
+	nonce := ""
+	if c.security != nil {
+		nonce = security.NewNonce()
+		req.Header.Set(security.NonceHeader, nonce)
+	}
 	rec := newRecorder(c.store.maxBytes)
 	if err := serveRecorded(next, rec, req); err != nil {
 		c.log.Warn("cache: render failed", "key", key, "err", err)
@@ -255,23 +268,32 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 		c.log.Warn("cache: incomplete render not kept", "key", key, "status", status, "why", why)
 		return result{failed: true}
 	}
+	// One document for many visitors: no nonce of its own, its inline
+	// scripts allowed by hash.
+	body := rec.buf.Bytes()
+	if c.security != nil {
+		var csp string
+		if body, csp = c.security.Seal(body, rec.header.Get("Content-Type"), nonce); csp != "" {
+			rec.header.Set(security.CSPHeader, csp)
+		}
+	}
 	if status >= 500 {
 		if len(rec.header.Values("Set-Cookie")) > 0 {
 			return result{failed: true}
 		}
 		// Shared with the requests waiting now (with its Retry-After and
 		// no-store), never stored.
-		return result{entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: rec.buf.Bytes()}, failed: true}
+		return result{entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: body}, failed: true}
 	}
 	if why := personal(rec.header); why != "" {
 		return result{} // each visitor asks for its own
 	}
 	policy, storable := c.policyFor(orig.URL.Path, status)
 	if !storable { // e.g. a temporary redirect: shared now, not kept
-		return result{entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: rec.buf.Bytes()}}
+		return result{entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: body}}
 	}
 	// Kept bytes are copied to their exact size: entries are counted by len.
-	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: bytes.Clone(rec.buf.Bytes())}
+	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: bytes.Clone(body)}
 	e.policy = policy
 	e.stored = c.now()
 	e.cacheControl = []string{fmt.Sprintf("public, max-age=0, s-maxage=%d, stale-while-revalidate=%d",

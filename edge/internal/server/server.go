@@ -33,6 +33,7 @@ import (
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/security"
 )
 
 // DefaultAPIBodyLimit caps request bodies under /api (16 KB): every API
@@ -63,6 +64,9 @@ type Options struct {
 	APIBodyLimit int64
 	// Logger for the access log and errors (default slog.Default()).
 	Logger *slog.Logger
+	// Security is the header set every answer carries (default: the set for
+	// an http origin without Google sign-in).
+	Security *security.Policy
 	// TrustedProxies are the peers whose X-Forwarded-* headers are believed,
 	// besides loopback (TRUSTED_PROXIES; default none).
 	TrustedProxies request.Proxies
@@ -94,6 +98,9 @@ func New(opts Options) *Server {
 	}
 	if opts.APIBodyLimit <= 0 {
 		opts.APIBodyLimit = DefaultAPIBodyLimit
+	}
+	if opts.Security == nil {
+		opts.Security, _ = security.New(security.Options{})
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -128,6 +135,8 @@ func New(opts Options) *Server {
 	e.Use(s.connectionDeadlines)
 	e.Use(requestContext(opts.TrustedProxies))
 	e.Use(accessLog(opts.Logger))
+	e.Use(opts.Security.Middleware) // security headers on every answer, from here on
+	e.Use(guard)
 
 	getHead := []string{http.MethodGet, http.MethodHead}
 	e.Match(getHead, "/healthz", func(c echo.Context) error {
@@ -188,7 +197,9 @@ func (s *Server) readyz(c echo.Context) error {
 	for range s.checks {
 		r := <-results
 		if r.err != nil {
-			checks[r.name] = r.err.Error()
+			// The error names hosts, users and databases: the log only.
+			s.log.Warn("readyz: dependency down", "check", r.name, "err", r.err, "request_id", request.ID(c.Request()))
+			checks[r.name] = "unavailable"
 			failed = append(failed, r.name)
 		} else {
 			checks[r.name] = "ok"
@@ -269,7 +280,7 @@ func accessLog(log *slog.Logger) echo.MiddlewareFunc {
 				return nil
 			}
 			rec := slog.NewRecord(time.Now(), slog.LevelInfo, "http", 0)
-			rec.AddAttrs(slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", res.Status),
+			rec.AddAttrs(slog.String("method", clip(r.Method, 16)), slog.String("path", clip(r.URL.Path, maxLoggedPath)), slog.Int("status", res.Status),
 				slog.Int64("bytes", res.Size), slog.Int64("ms", time.Since(start).Milliseconds()),
 				slog.String("ip", request.ClientIP(r)), slog.String("request_id", request.ID(r)))
 			_ = h.Handle(r.Context(), rec)

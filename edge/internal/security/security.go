@@ -1,0 +1,296 @@
+// Package security is the one place the edge's security headers are
+// defined: the Content-Security-Policy, frame, sniffing, referrer,
+// permissions and cross-origin headers, HSTS, and the redirect of plain-http
+// requests to https. Middleware puts them on every answer the edge sends
+// (streamed pages, cached pages, the edge's own 503 and 404, API JSON,
+// assets); a handler that sets one of them itself (the page cache's CSP,
+// /reset-password's Referrer-Policy) keeps its own value.
+//
+// Scripts: every answer gets a fresh nonce, handed to the renderer in the
+// request header shared.HTTP.NonceHeader (any incoming one is dropped); the
+// renderer puts it on each script it writes and the answer's policy allows
+// 'nonce-<it>' 'strict-dynamic'. A page kept in the page cache is served to
+// many visitors, so it cannot carry one visitor's nonce: Seal replaces the
+// nonce of a stored document by the SHA-256 hashes of its inline scripts
+// (only those the renderer marked with the render's nonce) and returns the
+// policy that allows exactly those.
+package security
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"omnibus/edge/internal/http/request"
+	"omnibus/shared"
+)
+
+// NonceHeader carries the answer's nonce to the renderer (shared/http.json).
+var NonceHeader = http.CanonicalHeaderKey(shared.HTTP.NonceHeader)
+
+// CSPHeader is the Content-Security-Policy header's name.
+const CSPHeader = "Content-Security-Policy"
+
+// Google Identity Services: what its sign-in script needs, from Google's own
+// CSP guide, when GOOGLE_CLIENT_ID is set.
+const (
+	googleScript = "https://accounts.google.com/gsi/client"
+	googleGSI    = "https://accounts.google.com/gsi/"
+	googleStyle  = "https://accounts.google.com/gsi/style"
+)
+
+// Options configure New.
+type Options struct {
+	// PublicURL is the site's origin. With https: HSTS, and plain-http
+	// requests (as a trusted proxy reports them) are redirected to it.
+	PublicURL string
+	// GoogleClientID, when set, adds what Google's sign-in script needs.
+	GoogleClientID string
+	// GoogleIssuerURL is the OpenID provider the no-JS Google flow goes to
+	// (its origin is allowed as a form-action target along with the site).
+	GoogleIssuerURL string
+	// MerchantAppURL: when it is on another origin, sign-in forms end there
+	// (303 after the POST), so form-action allows it.
+	MerchantAppURL string
+	// Dev leaves the CSP out: Vite's dev server injects scripts of its own.
+	Dev bool
+}
+
+// Policy is the header set built from Options.
+type Policy struct {
+	static    [][2]string // name, value: assigned when the handler did not set the header
+	values    map[string][]string
+	cspHead   string // up to script-src's sources
+	cspScript string // script-src's sources after the nonce or hashes
+	cspTail   string // the directives after script-src
+	dev       bool
+	https     bool
+	publicURL *url.URL
+	coop      string
+}
+
+// New builds the header set.
+func New(opts Options) (*Policy, error) {
+	p := &Policy{dev: opts.Dev, values: map[string][]string{}}
+	if opts.PublicURL != "" {
+		u, err := url.Parse(opts.PublicURL)
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			return nil, fmt.Errorf("security: PUBLIC_URL %q is not an http(s) origin", opts.PublicURL)
+		}
+		p.publicURL = &url.URL{Scheme: u.Scheme, Host: u.Host}
+		p.https = u.Scheme == "https"
+	}
+	google := opts.GoogleClientID != ""
+
+	formAction := []string{"'self'"}
+	if google {
+		if o := origin(opts.GoogleIssuerURL); o != "" {
+			formAction = append(formAction, o)
+		}
+	}
+	if o := origin(opts.MerchantAppURL); o != "" && (p.publicURL == nil || o != p.publicURL.String()) {
+		formAction = append(formAction, o)
+	}
+	style, connect, frame := "'self' 'unsafe-inline'", "'self'", ""
+	scriptExtra := ""
+	if google {
+		style += " " + googleStyle
+		connect += " " + googleGSI
+		frame = "; frame-src " + googleGSI
+		scriptExtra = " " + googleScript // ignored beside 'strict-dynamic'; for browsers without it
+	}
+	// default-src 'none': anything not listed is refused. Inline style
+	// attributes stay allowed (React's style props, Google's button); styles
+	// cannot run script.
+	p.cspHead = "default-src 'none'; script-src"
+	p.cspScript = " 'strict-dynamic'" + scriptExtra
+	p.cspTail = "; style-src " + style +
+		"; img-src 'self' data:; font-src 'self'; connect-src " + connect +
+		"; manifest-src 'self'; worker-src 'self'" + frame +
+		"; form-action " + strings.Join(formAction, " ") +
+		"; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+
+	// Google's sign-in popup reports back to the page that opened it through
+	// window.opener, which 'same-origin' would cut (docs/decisions/0006-10-security-headers.md).
+	p.coop = "same-origin"
+	if google {
+		p.coop = "same-origin-allow-popups"
+	}
+	p.static = [][2]string{
+		{"X-Content-Type-Options", "nosniff"},
+		{"X-Frame-Options", "DENY"},
+		{"Referrer-Policy", "strict-origin-when-cross-origin"},
+		{"Permissions-Policy", permissionsPolicy},
+		{"Cross-Origin-Opener-Policy", p.coop},
+		{"Cross-Origin-Resource-Policy", "same-origin"},
+	}
+	if p.https {
+		p.static = append(p.static, [2]string{"Strict-Transport-Security", "max-age=63072000"})
+	}
+	for _, kv := range p.static {
+		p.values[kv[0]] = []string{kv[1]}
+	}
+	return p, nil
+}
+
+// permissionsPolicy turns off the powerful features the site does not use
+// (only names Chromium knows, so no console warnings).
+const permissionsPolicy = "accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), " +
+	"magnetometer=(), microphone=(), midi=(), payment=(), usb=(), xr-spatial-tracking=(), browsing-topics=()"
+
+// origin is scheme://host of an absolute http(s) URL, else "".
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// Header returns the value the policy gives header name ("" if none), for
+// tests and the README's checks.
+func (p *Policy) Header(name string) string {
+	if v := p.values[http.CanonicalHeaderKey(name)]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// CSP is the policy for an answer whose scripts carry nonce, or "" in dev mode.
+func (p *Policy) CSP(nonce string) string {
+	if p.dev {
+		return ""
+	}
+	return p.cspHead + " 'nonce-" + nonce + "'" + p.cspScript + p.cspTail
+}
+
+// HashCSP is the policy for a stored document whose inline scripts have
+// these hashes ('sha256-...' sources), or "" in dev mode.
+func (p *Policy) HashCSP(hashes []string) string {
+	if p.dev {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(p.cspHead)
+	for _, h := range hashes {
+		b.WriteString(" '")
+		b.WriteString(h)
+		b.WriteString("'")
+	}
+	if len(hashes) == 0 {
+		b.WriteString(" 'none'") // no script may run
+	} else {
+		b.WriteString(p.cspScript)
+	}
+	b.WriteString(p.cspTail)
+	return b.String()
+}
+
+// NewNonce is 128 random bits, base64.
+func NewNonce() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// Middleware gives every answer the header set and a fresh nonce (also
+// handed to the renderer), and with an https PUBLIC_URL redirects requests
+// a trusted proxy reports as plain http to https (308, same path and query).
+// Requests without X-Forwarded-Proto are not redirected: they did not come
+// through the TLS proxy (the renderer's loaders call the API on loopback).
+// Health probes are not redirected either: load balancers ask over plain http.
+func (p *Policy) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r, res := c.Request(), c.Response()
+		nonce := NewNonce()
+		r.Header[NonceHeader] = []string{nonce}
+		res.Before(func() {
+			h := res.Header()
+			for _, kv := range p.static {
+				if _, ok := h[kv[0]]; !ok {
+					h[kv[0]] = p.values[kv[0]]
+				}
+			}
+			if _, ok := h[CSPHeader]; !ok && !p.dev {
+				h[CSPHeader] = []string{p.CSP(nonce)}
+			}
+		})
+		if p.https && ForwardedProto(r) == "http" && r.Header.Get("X-Forwarded-Proto") != "" && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
+			target := *p.publicURL
+			target.Path, target.RawPath, target.RawQuery = r.URL.Path, r.URL.RawPath, r.URL.RawQuery
+			res.Header().Set("Cache-Control", "no-store")
+			return c.Redirect(http.StatusPermanentRedirect, target.String())
+		}
+		return next(c)
+	}
+}
+
+// ForwardedProto is the scheme the visitor used: "https" on a TLS
+// connection, else X-Forwarded-Proto when the peer is a trusted proxy
+// (loopback or TRUSTED_PROXIES), else "http".
+func ForwardedProto(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	if request.FromTrustedProxy(r) { // loopback or TRUSTED_PROXIES (server's requestContext)
+		// The first value is the proxy nearest the visitor.
+		v, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+		if v = strings.ToLower(strings.TrimSpace(v)); v == "https" || v == "http" {
+			return v
+		}
+	}
+	return "http"
+}
+
+// Seal prepares a document rendered with nonce for sharing: the nonce
+// attributes are removed and the policy returned allows the inline scripts
+// that carried that nonce by their SHA-256 hash (and scripts they load, by
+// 'strict-dynamic'). Scripts without the nonce (none are expected; one in
+// Markdown content, say) stay refused. Returns body unchanged and "" when
+// it is not HTML.
+func (p *Policy) Seal(body []byte, contentType, nonce string) ([]byte, string) {
+	if !strings.HasPrefix(strings.ToLower(contentType), "text/html") || nonce == "" {
+		return body, ""
+	}
+	attr := []byte(` nonce="` + nonce + `"`)
+	var hashes []string
+	seen := map[string]bool{}
+	for _, m := range inlineScript.FindAllSubmatchIndex(body, -1) {
+		open, text := body[m[2]:m[3]], body[m[4]:m[5]]
+		if !bytes.Contains(open, attr) || bytes.Contains(open, []byte(" src=")) {
+			continue
+		}
+		sum := sha256.Sum256(text)
+		h := "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+		if !seen[h] {
+			seen[h] = true
+			hashes = append(hashes, h)
+		}
+	}
+	return bytes.ReplaceAll(body, attr, nil), p.HashCSP(hashes)
+}
+
+// inlineScript matches a script element: its start tag and its text. Script
+// text cannot contain "</script" (React escapes it), so the first end tag
+// ends it.
+var inlineScript = regexp.MustCompile(`(?is)(<script\b[^>]*>)(.*?)</script\s*>`)
+
+// ScriptHashes are the 'sha256-...' sources a policy allows.
+func ScriptHashes(csp string) []string {
+	var out []string
+	for _, f := range strings.Fields(csp) {
+		f = strings.Trim(f, "';")
+		if strings.HasPrefix(f, "sha256-") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
