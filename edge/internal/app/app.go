@@ -215,6 +215,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, MerchantAppURL: cfg.MerchantAppURL, SessionTTL: cfg.SessionTTL,
 		GoogleClientID: cfg.GoogleClientID, GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuerURL: cfg.GoogleIssuerURL,
 	})
+	a.Accounts.Hashing.Hooks = metrics.HashQueue // omnibus_password_hash_* series
 	pages = a.Accounts.Pages(pages)
 	// Every form of a page's address (path spellings, junk queries) reaches
 	// the session middleware, the cache and the renderer as one. Not in dev

@@ -27,10 +27,28 @@ type Queue struct {
 	maxWait  int64
 	waiting  atomic.Int64
 
-	// Observe, when set, is called once per Do with how long the caller
-	// waited for a slot and whether it got one (a hook for metrics).
-	Observe func(waited time.Duration, admitted bool)
+	// Hooks, when set, hear of every hash's way through the queue
+	// (metrics.HashQueue).
+	Hooks Hooks
 }
+
+// Hooks follow each Do: Enqueued when it has to wait for a slot, then
+// Started (with the wait, zero when a slot was free) and Finished, or
+// Rejected when it gives up waiting.
+type Hooks interface {
+	Enqueued()
+	Started(waited time.Duration)
+	Finished(took time.Duration)
+	Rejected()
+}
+
+// noHooks is the default: nothing listens.
+type noHooks struct{}
+
+func (noHooks) Enqueued()              {}
+func (noHooks) Started(time.Duration)  {}
+func (noHooks) Finished(time.Duration) {}
+func (noHooks) Rejected()              {}
 
 // New returns a queue of slots concurrent hashes; callers wait at most
 // deadline for one, and at most maxWaiting of them wait at once.
@@ -73,20 +91,22 @@ func (q *Queue) RetryAfter() time.Duration { return max(q.deadline, time.Second)
 // the deadline or too many already wait, and ctx's error when the caller
 // gives up first; f does not run then.
 func (q *Queue) Do(ctx context.Context, f func()) error {
+	hooks := q.Hooks
+	if hooks == nil {
+		hooks = noHooks{}
+	}
 	start := time.Now()
-	admitted := false
-	defer func() {
-		if q.Observe != nil {
-			q.Observe(time.Since(start), admitted)
-		}
-	}()
 	select {
 	case q.slots <- struct{}{}:
+		hooks.Enqueued()
 	default:
 		if q.waiting.Add(1) > q.maxWait {
 			q.waiting.Add(-1)
+			hooks.Enqueued()
+			hooks.Rejected()
 			return ErrBusy
 		}
+		hooks.Enqueued()
 		t := time.NewTimer(q.deadline)
 		select {
 		case q.slots <- struct{}{}:
@@ -94,15 +114,19 @@ func (q *Queue) Do(ctx context.Context, f func()) error {
 			q.waiting.Add(-1)
 		case <-t.C:
 			q.waiting.Add(-1)
+			hooks.Rejected()
 			return ErrBusy
 		case <-ctx.Done():
 			t.Stop()
 			q.waiting.Add(-1)
+			hooks.Rejected()
 			return ctx.Err()
 		}
 	}
-	admitted = true
+	hooks.Started(time.Since(start))
 	defer func() { <-q.slots }()
+	began := time.Now()
+	defer func() { hooks.Finished(time.Since(began)) }()
 	f()
 	return nil
 }
