@@ -133,6 +133,7 @@ function PageSection({ section }: { section: ContentSection }) {
                 <span className="text-4xl font-bold tracking-tight">{plan.price}</span>{" "}
                 <span className={`text-sm ${plan.highlighted ? "text-gray-300" : "text-gray-500 dark:text-gray-400"}`}>{plan.period}</span>
               </p>
+              {plan.note && <p className={`mt-1 text-sm ${plan.highlighted ? "text-gray-300" : "text-gray-500 dark:text-gray-400"}`}>{plan.note}</p>}
               <p className={`mt-4 ${plan.highlighted ? "text-gray-300" : "text-gray-600 dark:text-gray-400"}`}>{plan.description}</p>
               <ul className="mt-6 flex-1 space-y-2 text-sm">
                 {plan.features.map((feature) => (
