@@ -28,3 +28,10 @@ var Articles embed.FS
 //
 //go:embed content/plans.json
 var PlansJSON []byte
+
+// JourneyJSON is content/journey.json: the words of the merchant's journey
+// past sign-up (welcome, plan choice, test-mode payment, merchant home,
+// PetPawlor) and of the edge's billing answers.
+//
+//go:embed content/journey.json
+var JourneyJSON []byte

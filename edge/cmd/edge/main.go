@@ -22,6 +22,8 @@ import (
 
 	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/billing"
+	"omnibus/edge/internal/billing/stripepay"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
@@ -53,6 +55,9 @@ func main() {
 func run(log *slog.Logger) error {
 	// 1. Configuration (every variable: internal/config).
 	cfg := config.Load()
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
 
 	// 2. Storage: SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL;
 	// migrations run here.
@@ -125,6 +130,12 @@ func run(log *slog.Logger) error {
 		GoogleClientID: cfg.GoogleClientID, GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuerURL: cfg.GoogleIssuerURL,
 	})
 	pages = accts.Pages(pages)
+	// Billing: licence orders, the payment provider, the onboarding status.
+	bill := billing.New(db, accts, billing.Options{
+		PublicURL: cfg.PublicURL, Provider: paymentProvider(cfg, log),
+		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
+	})
+	pages = bill.Pages(pages)
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
@@ -164,6 +175,7 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	accts.Register(api)
+	bill.Register(api, server.BodyLimit)
 
 	// 8. Serve until SIGTERM/SIGINT, then drain.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
@@ -215,4 +227,18 @@ func loopbackAddr(a net.Addr) string {
 		panic(fmt.Sprintf("listener address %q: %v", a, err))
 	}
 	return net.JoinHostPort("127.0.0.1", port)
+}
+
+// paymentProvider is Stripe, the test-mode page, or nil (payments off, said
+// loudly: a production edge without a provider cannot take money).
+func paymentProvider(cfg config.Config, log *slog.Logger) billing.Provider {
+	switch cfg.PaymentMode() {
+	case config.PaymentsStripe:
+		return stripepay.New(cfg.StripeSecretKey, cfg.StripeWebhookSecret, cfg.StripeAPIURL)
+	case config.PaymentsTestMode:
+		log.Warn("PAYMENTS IN TEST MODE: the labelled test-mode payment page stands in for the provider; no money moves", "public_url", cfg.PublicURL)
+		return &billing.TestMode{PublicURL: cfg.PublicURL}
+	}
+	log.Error("PAYMENTS ARE OFF: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or PAYMENTS_TEST_MODE=1 for the test-mode page); licence payment endpoints answer 503")
+	return nil
 }

@@ -35,3 +35,7 @@ func refererAllowed(r *http.Request, publicHost string) bool {
 	u, err := url.Parse(r.Referer())
 	return err == nil && (u.Host == r.Host || u.Host == publicHost)
 }
+
+// Guard is the same cross-site check for other packages' state-changing
+// endpoints (billing).
+func (s *Service) Guard(next echo.HandlerFunc) echo.HandlerFunc { return s.sameOrigin(next) }

@@ -4,9 +4,13 @@
 package config
 
 import (
+	"errors"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -78,6 +82,26 @@ type Config struct {
 	// SessionTTL ends a session after this long without activity
 	// (SESSION_TTL, default 168h = 7 days).
 	SessionTTL time.Duration
+
+	// StripeSecretKey turns on payments through Stripe Checkout
+	// (STRIPE_SECRET_KEY, sk_live_… or sk_test_…); it needs
+	// StripeWebhookSecret too.
+	StripeSecretKey string
+	// StripeWebhookSecret verifies Stripe's webhook events
+	// (STRIPE_WEBHOOK_SECRET, whsec_…, from the endpoint for
+	// PUBLIC_URL/api/v1/payments/stripe/webhook).
+	StripeWebhookSecret string
+	// StripeAPIURL replaces Stripe's API origin (STRIPE_API_URL; stripe-mock
+	// in tests). Empty: https://api.stripe.com.
+	StripeAPIURL string
+	// PaymentsTestMode serves the labelled test-mode payment page instead of a
+	// provider (PAYMENTS_TEST_MODE=1). It is on by itself in development
+	// (PUBLIC_URL on localhost) when no Stripe key is set; anywhere else only
+	// when asked for.
+	PaymentsTestMode bool
+	// AdminConsoleURL is the merchant admin console, linked from the merchant
+	// home (ADMIN_CONSOLE_URL, default https://admin.omnibus.example).
+	AdminConsoleURL string
 }
 
 // Load reads the environment.
@@ -104,7 +128,68 @@ func Load() Config {
 		GoogleIssuerURL:      env("GOOGLE_ISSUER_URL", "https://accounts.google.com"),
 		MerchantAppURL:       env("MERCHANT_APP_URL", "/landing-page"),
 		SessionTTL:           envDuration("SESSION_TTL", 7*24*time.Hour),
+		StripeSecretKey:      os.Getenv("STRIPE_SECRET_KEY"),
+		StripeWebhookSecret:  os.Getenv("STRIPE_WEBHOOK_SECRET"),
+		StripeAPIURL:         os.Getenv("STRIPE_API_URL"),
+		PaymentsTestMode:     envBool("PAYMENTS_TEST_MODE"),
+		AdminConsoleURL:      env("ADMIN_CONSOLE_URL", "https://admin.omnibus.example"),
 	}
+}
+
+// Payment modes (Config.PaymentMode).
+const (
+	PaymentsStripe   = "stripe"
+	PaymentsTestMode = "testmode"
+	PaymentsOff      = "off"
+)
+
+// Development reports a site served on loopback (PUBLIC_URL on localhost,
+// 127.0.0.1 or [::1]): `make run`, `make dev` and the tests.
+func (c Config) Development() bool {
+	u, err := url.Parse(c.PublicURL)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	return h == "localhost" || h == "127.0.0.1" || h == "::1"
+}
+
+// PaymentMode is who takes payments: Stripe when its key is set; the
+// test-mode page when asked for (PAYMENTS_TEST_MODE=1) or in development
+// without a key; otherwise off (the edge logs it as an error at start and
+// the payment endpoints answer 503). Never the test-mode page in production
+// unless asked for.
+func (c Config) PaymentMode() string {
+	switch {
+	case c.StripeSecretKey != "":
+		return PaymentsStripe
+	case c.PaymentsTestMode || c.Development():
+		return PaymentsTestMode
+	}
+	return PaymentsOff
+}
+
+// Validate refuses settings that cannot work together or that would fall
+// back to a development stand-in outside development.
+func (c Config) Validate() error {
+	switch {
+	case c.StripeSecretKey != "" && c.StripeWebhookSecret == "":
+		return errors.New("config: STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: payments could never be confirmed")
+	case c.StripeSecretKey == "" && c.StripeWebhookSecret != "":
+		return errors.New("config: STRIPE_WEBHOOK_SECRET is set without STRIPE_SECRET_KEY")
+	case c.StripeSecretKey != "" && c.PaymentsTestMode:
+		return errors.New("config: PAYMENTS_TEST_MODE=1 and STRIPE_SECRET_KEY are both set: choose one")
+	case c.StripeSecretKey != "" && !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_"):
+		return errors.New("config: STRIPE_SECRET_KEY must be a Stripe secret key (sk_… or rk_…)")
+	case c.StripeAPIURL != "" && !c.Development():
+		return errors.New("config: STRIPE_API_URL (a stand-in for Stripe's API) is for development and tests only")
+	}
+	if c.GoogleClientID != "" && !c.Development() {
+		if u, err := url.Parse(c.GoogleIssuerURL); err != nil || u.Scheme != "https" {
+			return fmt.Errorf("config: GOOGLE_ISSUER_URL %q is not https: a local OpenID provider is for development only", c.GoogleIssuerURL)
+		}
+	}
+	return nil
 }
 
 func env(key, def string) string {
