@@ -9,20 +9,20 @@ import (
 // The billing tables as migration 120 created them (frozen copies of the
 // models in internal/billing; a later change needs a new migration).
 type licenseOrder struct {
-	ID            string     `gorm:"primaryKey;size:36"`
-	AccountID     uint64     `gorm:"not null;index:idx_license_orders_account"`
-	Product       string     `gorm:"size:20;not null"`
-	ItemID        string     `gorm:"size:40;not null"`
-	Quantity      int64      `gorm:"not null"`
-	SubtotalPaise int64      `gorm:"column:subtotal_paise;not null"`
-	GSTPaise      int64      `gorm:"column:gst_paise;not null"`
-	TotalPaise    int64      `gorm:"column:total_paise;not null"`
-	Currency      string     `gorm:"size:3;not null"`
-	Status        string     `gorm:"size:20;not null"`
-	Provider      string     `gorm:"size:20;not null"`
-	ProviderRef   *string    `gorm:"size:255;index:idx_license_orders_provider_ref"`
-	CreatedAt     time.Time  `gorm:"not null"`
-	UpdatedAt     time.Time  `gorm:"not null"`
+	ID            string    `gorm:"primaryKey;size:36"`
+	AccountID     uint64    `gorm:"not null;index:idx_license_orders_account"`
+	Product       string    `gorm:"size:20;not null"`
+	ItemID        string    `gorm:"size:40;not null"`
+	Quantity      int64     `gorm:"not null"`
+	SubtotalPaise int64     `gorm:"column:subtotal_paise;not null"`
+	GSTPaise      int64     `gorm:"column:gst_paise;not null"`
+	TotalPaise    int64     `gorm:"column:total_paise;not null"`
+	Currency      string    `gorm:"size:3;not null"`
+	Status        string    `gorm:"size:20;not null"`
+	Provider      string    `gorm:"size:20;not null"`
+	ProviderRef   *string   `gorm:"size:255;index:idx_license_orders_provider_ref"`
+	CreatedAt     time.Time `gorm:"not null"`
+	UpdatedAt     time.Time `gorm:"not null"`
 	PaidAt        *time.Time
 }
 
