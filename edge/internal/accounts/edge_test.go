@@ -13,14 +13,10 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// startEdge runs the whole edge (server middleware, proxy, renderer) with the
-// accounts wired as main wires them.
+// startEdge runs the whole edge as main wires it (internal/app: server
+// middleware, page cache, accounts, proxy, renderer).
 func startEdge(t *testing.T, db *storage.DB, real bool) *edgetest.Edge {
-	return edgetest.Start(t, edgetest.Options{DB: db, RealRenderer: real, Setup: func(e *edgetest.Edge) {
-		svc := accounts.New(e.DB, nil, accounts.Options{PublicURL: e.URL})
-		svc.Register(e.Server.API)
-		e.Server.SetPages(svc.Pages(e.Server.Pages()))
-	}})
+	return edgetest.Start(t, edgetest.Options{DB: db, RealRenderer: real})
 }
 
 type browser struct {

@@ -1,39 +1,45 @@
-package cache
+package cache_test
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
-	"omnibus/shared"
 )
 
-// startCachedEdge starts a whole edge (edgetest) with the page cache in front
-// of its renderer, as main wires it.
-func startCachedEdge(t *testing.T, opts edgetest.Options, now func() time.Time, token string) (*edgetest.Edge, *Cache) {
+// startCachedEdge starts a whole edge as main wires it (edgetest runs
+// internal/app), with the page cache on the given clock and purge token.
+func startCachedEdge(t *testing.T, opts edgetest.Options, now func() time.Time, token string) (*edgetest.Edge, *cache.Cache) {
 	t.Helper()
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
+	opts.Now = now
+	opts.Config = func(c *config.Config) { c.CachePurgeToken = token }
+	e := edgetest.Start(t, opts)
+	if e.App.Cache == nil {
+		t.Fatal("the page cache is off")
 	}
-	c := New(Options{Policies: ps, Now: now, Logger: slog.New(slog.DiscardHandler)})
-	opts.Setup = func(e *edgetest.Edge) {
-		ctx, cancel := context.WithCancel(context.Background())
-		t.Cleanup(cancel)
-		if err := c.StartFanout(ctx, e.DB); err != nil {
-			t.Fatal(err)
-		}
-		e.Server.SetPages(c.Wrap(e.Server.Pages()))
-		c.Register(e.Server.Echo, token)
-	}
-	return edgetest.Start(t, opts), c
+	return e, e.App.Cache
+}
+
+// clock is a settable time source.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
 
 // TestRendererKilled kills the real renderer: cached pages are still served
@@ -159,7 +165,7 @@ func TestPurgeReachesOtherEdges(t *testing.T) {
 			}
 		}
 
-		req, _ := http.NewRequest(http.MethodPost, a.URL+PurgePath, strings.NewReader(`{"path":"/blog"}`))
+		req, _ := http.NewRequest(http.MethodPost, a.URL+cache.PurgePath, strings.NewReader(`{"path":"/blog"}`))
 		req.Header.Set("Authorization", "Bearer tok")
 		req.Header.Set("Content-Type", "application/json")
 		res, err := http.DefaultClient.Do(req)

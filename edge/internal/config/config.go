@@ -1,11 +1,17 @@
 // Package config reads the edge's settings from the environment. Every
 // variable the edge understands is listed here (and in the README), with its
-// default, so a newcomer can see the whole surface in one file.
+// default and the form it must have, so a newcomer can see the whole surface
+// in one file. A value that does not parse is an error, never a silent
+// default: Load reports every bad variable at once and the edge refuses to
+// start.
 package config
 
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"net"
+	"net/mail"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,8 +24,8 @@ import (
 type Config struct {
 	// Addr is the public listener (LISTEN_ADDR, default ":8080").
 	Addr string
-	// DatabaseURL selects PostgreSQL when set (DATABASE_URL). Empty means the
-	// embedded SQLite file under DataDir.
+	// DatabaseURL selects PostgreSQL when set (DATABASE_URL, a postgres://
+	// URL). Empty means the embedded SQLite file under DataDir.
 	DatabaseURL string
 	// DataDir holds the SQLite file and other local state (DATA_DIR, default "data").
 	DataDir string
@@ -31,7 +37,8 @@ type Config struct {
 	// SSRDir is the renderer's folder: server.js and build/ (SSR_DIR, default "../ssr").
 	SSRDir string
 	// PublicURL is the site's canonical origin, used for canonical links,
-	// the sitemap and cookie security (PUBLIC_URL, default "http://localhost:8080").
+	// the sitemap, links in e-mail and cookie security (PUBLIC_URL, default
+	// "http://localhost:8080"; an http or https origin, no path).
 	PublicURL string
 	// ShutdownTimeout bounds how long SIGTERM waits for in-flight requests
 	// (SHUTDOWN_TIMEOUT, default 15s).
@@ -47,17 +54,18 @@ type Config struct {
 	RendererStartTimeout time.Duration
 	// CacheMaxBytes bounds the page cache's memory: every stored page in
 	// identity, gzip and brotli, least recently used out first
-	// (CACHE_MAX_BYTES, in bytes, default 64 MiB; 0 turns the cache off).
+	// (CACHE_MAX_BYTES, bytes or with a KiB/MiB/GiB suffix, default 64MiB;
+	// 0 turns the cache off).
 	CacheMaxBytes int64
 	// CachePurgeToken authorises POST /api/v1/admin/cache/purge and
-	// `edge purge` (CACHE_PURGE_TOKEN, "Authorization: Bearer <token>").
-	// Empty turns purging over HTTP off (the endpoint answers 404).
+	// `edge purge` (CACHE_PURGE_TOKEN, "Authorization: Bearer <token>", at
+	// least 16 characters). Empty turns purging over HTTP off (404).
 	CachePurgeToken string
 
 	// SMTPURL sends e-mail (password reset links) through an SMTP server
-	// (SMTP_URL, e.g. smtp://user:pass@host:587 with STARTTLS when offered,
+	// (SMTP_URL, smtp://user:pass@host:587 with STARTTLS when offered,
 	// smtps://user:pass@host:465). Empty keeps every message in the
-	// mail_outbox table and the log instead.
+	// mail_outbox table instead.
 	SMTPURL string
 	// MailFrom is the From of outgoing e-mail (MAIL_FROM, default
 	// "Omnibus <no-reply@localhost>").
@@ -77,63 +85,38 @@ type Config struct {
 	// provider in tests).
 	GoogleIssuerURL string
 	// MerchantAppURL is where a signed-in merchant past onboarding is sent
-	// from /login and /register (MERCHANT_APP_URL, default /landing-page).
+	// from /login and /register (MERCHANT_APP_URL, default /landing-page; a
+	// path on this site or an absolute http(s) URL).
 	MerchantAppURL string
 	// SessionTTL ends a session after this long without activity
-	// (SESSION_TTL, default 168h = 7 days).
+	// (SESSION_TTL, a Go duration, default 168h = 7 days).
 	SessionTTL time.Duration
+
+	// LogFormat is the log's shape (LOG_FORMAT: text or json, default text).
+	LogFormat string
+	// LogLevel is the least severe level logged (LOG_LEVEL: debug, info,
+	// warn or error, default info).
+	LogLevel slog.Level
 
 	// StripeSecretKey turns on payments through Stripe Checkout
 	// (STRIPE_SECRET_KEY, sk_live_… or sk_test_…); it needs
 	// StripeWebhookSecret too.
 	StripeSecretKey string
 	// StripeWebhookSecret verifies Stripe's webhook events
-	// (STRIPE_WEBHOOK_SECRET, whsec_…, from the endpoint for
+	// (STRIPE_WEBHOOK_SECRET, whsec_…, of the endpoint for
 	// PUBLIC_URL/api/v1/payments/stripe/webhook).
 	StripeWebhookSecret string
 	// StripeAPIURL replaces Stripe's API origin (STRIPE_API_URL; stripe-mock
-	// in tests). Empty: https://api.stripe.com.
+	// in development and tests only). Empty: https://api.stripe.com.
 	StripeAPIURL string
-	// PaymentsTestMode serves the labelled test-mode payment page instead of a
-	// provider (PAYMENTS_TEST_MODE=1). It is on by itself in development
-	// (PUBLIC_URL on localhost) when no Stripe key is set; anywhere else only
-	// when asked for.
+	// PaymentsTestMode serves the labelled test-mode payment page instead of
+	// a provider (PAYMENTS_TEST_MODE=1). In development (PUBLIC_URL on
+	// loopback) without a Stripe key it is on by itself; elsewhere only when
+	// asked for.
 	PaymentsTestMode bool
-	// AdminConsoleURL is the merchant admin console, linked from the merchant
-	// home (ADMIN_CONSOLE_URL, default https://admin.omnibus.example).
+	// AdminConsoleURL is the merchant admin console, linked from the
+	// merchant home (ADMIN_CONSOLE_URL, default https://admin.omnibus.example).
 	AdminConsoleURL string
-}
-
-// Load reads the environment.
-func Load() Config {
-	return Config{
-		Addr:                 env("LISTEN_ADDR", ":8080"),
-		DatabaseURL:          os.Getenv("DATABASE_URL"),
-		DataDir:              env("DATA_DIR", "data"),
-		RendererURL:          os.Getenv("RENDERER_URL"),
-		RendererPort:         envInt("RENDERER_PORT", 3001),
-		SSRDir:               env("SSR_DIR", filepath.Join("..", "ssr")),
-		PublicURL:            env("PUBLIC_URL", "http://localhost:8080"),
-		ShutdownTimeout:      envDuration("SHUTDOWN_TIMEOUT", 15*time.Second),
-		RendererTimeout:      envDuration("RENDERER_TIMEOUT", 30*time.Second),
-		RendererDev:          envBool("RENDERER_DEV"),
-		RendererStartTimeout: envDuration("RENDERER_START_TIMEOUT", 60*time.Second),
-		CacheMaxBytes:        int64(envInt("CACHE_MAX_BYTES", 64<<20)),
-		CachePurgeToken:      os.Getenv("CACHE_PURGE_TOKEN"),
-		SMTPURL:              os.Getenv("SMTP_URL"),
-		MailFrom:             env("MAIL_FROM", "Omnibus <no-reply@localhost>"),
-		ContactNotifyEmail:   os.Getenv("CONTACT_NOTIFY_EMAIL"),
-		GoogleClientID:       os.Getenv("GOOGLE_CLIENT_ID"),
-		GoogleClientSecret:   os.Getenv("GOOGLE_CLIENT_SECRET"),
-		GoogleIssuerURL:      env("GOOGLE_ISSUER_URL", "https://accounts.google.com"),
-		MerchantAppURL:       env("MERCHANT_APP_URL", "/landing-page"),
-		SessionTTL:           envDuration("SESSION_TTL", 7*24*time.Hour),
-		StripeSecretKey:      os.Getenv("STRIPE_SECRET_KEY"),
-		StripeWebhookSecret:  os.Getenv("STRIPE_WEBHOOK_SECRET"),
-		StripeAPIURL:         os.Getenv("STRIPE_API_URL"),
-		PaymentsTestMode:     envBool("PAYMENTS_TEST_MODE"),
-		AdminConsoleURL:      env("ADMIN_CONSOLE_URL", "https://admin.omnibus.example"),
-	}
 }
 
 // Payment modes (Config.PaymentMode).
@@ -147,18 +130,14 @@ const (
 // 127.0.0.1 or [::1]): `make run`, `make dev` and the tests.
 func (c Config) Development() bool {
 	u, err := url.Parse(c.PublicURL)
-	if err != nil {
-		return false
-	}
-	h := u.Hostname()
-	return h == "localhost" || h == "127.0.0.1" || h == "::1"
+	return err == nil && isLoopback(u.Hostname())
 }
 
 // PaymentMode is who takes payments: Stripe when its key is set; the
 // test-mode page when asked for (PAYMENTS_TEST_MODE=1) or in development
-// without a key; otherwise off (the edge logs it as an error at start and
-// the payment endpoints answer 503). Never the test-mode page in production
-// unless asked for.
+// without a key; otherwise off (the edge logs that as an error at start and
+// the payment pages answer 503). Never the test-mode page outside
+// development unless asked for.
 func (c Config) PaymentMode() string {
 	switch {
 	case c.StripeSecretKey != "":
@@ -169,51 +148,384 @@ func (c Config) PaymentMode() string {
 	return PaymentsOff
 }
 
-// Validate refuses settings that cannot work together or that would fall
-// back to a development stand-in outside development.
-func (c Config) Validate() error {
-	switch {
-	case c.StripeSecretKey != "" && c.StripeWebhookSecret == "":
-		return errors.New("config: STRIPE_SECRET_KEY is set without STRIPE_WEBHOOK_SECRET: payments could never be confirmed")
-	case c.StripeSecretKey == "" && c.StripeWebhookSecret != "":
-		return errors.New("config: STRIPE_WEBHOOK_SECRET is set without STRIPE_SECRET_KEY")
-	case c.StripeSecretKey != "" && c.PaymentsTestMode:
-		return errors.New("config: PAYMENTS_TEST_MODE=1 and STRIPE_SECRET_KEY are both set: choose one")
-	case c.StripeSecretKey != "" && !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_"):
-		return errors.New("config: STRIPE_SECRET_KEY must be a Stripe secret key (sk_… or rk_…)")
-	case c.StripeAPIURL != "" && !c.Development():
-		return errors.New("config: STRIPE_API_URL (a stand-in for Stripe's API) is for development and tests only")
+// Load reads the process environment. The error lists every invalid
+// variable, one per line, with its value and the form expected.
+func Load() (Config, error) { return LoadFrom(os.LookupEnv) }
+
+// Defaults is the configuration of an empty environment.
+func Defaults() Config {
+	cfg, err := LoadFrom(func(string) (string, bool) { return "", false })
+	if err != nil {
+		panic("config defaults are invalid: " + err.Error())
 	}
-	if c.GoogleClientID != "" && !c.Development() {
-		if u, err := url.Parse(c.GoogleIssuerURL); err != nil || u.Scheme != "https" {
-			return fmt.Errorf("config: GOOGLE_ISSUER_URL %q is not https: a local OpenID provider is for development only", c.GoogleIssuerURL)
+	return cfg
+}
+
+// LoadFrom reads the variables through lookup (os.LookupEnv in production,
+// a map in tests).
+func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
+	l := &loader{lookup: lookup}
+	cfg := Config{
+		Addr:                 l.hostPort("LISTEN_ADDR", ":8080"),
+		DatabaseURL:          l.postgresURL("DATABASE_URL"),
+		DataDir:              l.str("DATA_DIR", "data"),
+		RendererURL:          l.httpURL("RENDERER_URL", "", false),
+		RendererPort:         l.port("RENDERER_PORT", 3001),
+		SSRDir:               l.str("SSR_DIR", filepath.Join("..", "ssr")),
+		PublicURL:            l.origin("PUBLIC_URL", "http://localhost:8080"),
+		ShutdownTimeout:      l.duration("SHUTDOWN_TIMEOUT", 15*time.Second),
+		RendererTimeout:      l.duration("RENDERER_TIMEOUT", 30*time.Second),
+		RendererDev:          l.boolean("RENDERER_DEV"),
+		RendererStartTimeout: l.duration("RENDERER_START_TIMEOUT", 60*time.Second),
+		CacheMaxBytes:        l.bytes("CACHE_MAX_BYTES", 64<<20),
+		CachePurgeToken:      l.secret("CACHE_PURGE_TOKEN", 16),
+		SMTPURL:              l.smtpURL("SMTP_URL"),
+		MailFrom:             l.address("MAIL_FROM", "Omnibus <no-reply@localhost>"),
+		ContactNotifyEmail:   l.address("CONTACT_NOTIFY_EMAIL", ""),
+		GoogleClientID:       l.str("GOOGLE_CLIENT_ID", ""),
+		GoogleClientSecret:   l.str("GOOGLE_CLIENT_SECRET", ""),
+		GoogleIssuerURL:      l.httpURL("GOOGLE_ISSUER_URL", "https://accounts.google.com", true),
+		MerchantAppURL:       l.pathOrURL("MERCHANT_APP_URL", "/landing-page"),
+		SessionTTL:           l.duration("SESSION_TTL", 7*24*time.Hour),
+		LogFormat:            l.oneOf("LOG_FORMAT", "text", "text", "json"),
+		LogLevel:             l.level("LOG_LEVEL", slog.LevelInfo),
+		StripeSecretKey:      l.str("STRIPE_SECRET_KEY", ""),
+		StripeWebhookSecret:  l.str("STRIPE_WEBHOOK_SECRET", ""),
+		StripeAPIURL:         l.httpURL("STRIPE_API_URL", "", false),
+		PaymentsTestMode:     l.boolean("PAYMENTS_TEST_MODE"),
+		AdminConsoleURL:      l.httpURL("ADMIN_CONSOLE_URL", "https://admin.omnibus.example", false),
+	}
+	l.payments(cfg)
+	if cfg.GoogleClientSecret != "" && cfg.GoogleClientID == "" {
+		l.fail("GOOGLE_CLIENT_SECRET", "set", "only together with GOOGLE_CLIENT_ID")
+	}
+	if len(l.errs) > 0 {
+		lines := make([]string, len(l.errs))
+		for i, e := range l.errs {
+			lines[i] = e.Error()
+		}
+		return cfg, errors.New("invalid configuration:\n  " + strings.Join(lines, "\n  "))
+	}
+	return cfg, nil
+}
+
+// Secure reports whether the site is served over https (PUBLIC_URL).
+func (c Config) Secure() bool { return strings.HasPrefix(c.PublicURL, "https://") }
+
+// LogValue is the configuration as logged at start: every setting, with
+// secrets and the passwords inside URLs replaced by "[redacted]".
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("LISTEN_ADDR", c.Addr),
+		slog.String("DATABASE_URL", redactURL(c.DatabaseURL)),
+		slog.String("DATA_DIR", c.DataDir),
+		slog.String("RENDERER_URL", c.RendererURL),
+		slog.Int("RENDERER_PORT", c.RendererPort),
+		slog.String("SSR_DIR", c.SSRDir),
+		slog.String("PUBLIC_URL", c.PublicURL),
+		slog.Duration("SHUTDOWN_TIMEOUT", c.ShutdownTimeout),
+		slog.Duration("RENDERER_TIMEOUT", c.RendererTimeout),
+		slog.Bool("RENDERER_DEV", c.RendererDev),
+		slog.Duration("RENDERER_START_TIMEOUT", c.RendererStartTimeout),
+		slog.Int64("CACHE_MAX_BYTES", c.CacheMaxBytes),
+		slog.String("CACHE_PURGE_TOKEN", redact(c.CachePurgeToken)),
+		slog.String("SMTP_URL", redactURL(c.SMTPURL)),
+		slog.String("MAIL_FROM", c.MailFrom),
+		slog.String("CONTACT_NOTIFY_EMAIL", c.ContactNotifyEmail),
+		slog.String("GOOGLE_CLIENT_ID", c.GoogleClientID),
+		slog.String("GOOGLE_CLIENT_SECRET", redact(c.GoogleClientSecret)),
+		slog.String("GOOGLE_ISSUER_URL", c.GoogleIssuerURL),
+		slog.String("MERCHANT_APP_URL", c.MerchantAppURL),
+		slog.Duration("SESSION_TTL", c.SessionTTL),
+		slog.String("LOG_FORMAT", c.LogFormat),
+		slog.String("LOG_LEVEL", c.LogLevel.String()),
+		slog.String("STRIPE_SECRET_KEY", redact(c.StripeSecretKey)),
+		slog.String("STRIPE_WEBHOOK_SECRET", redact(c.StripeWebhookSecret)),
+		slog.String("STRIPE_API_URL", c.StripeAPIURL),
+		slog.Bool("PAYMENTS_TEST_MODE", c.PaymentsTestMode),
+		slog.String("payments", c.PaymentMode()),
+		slog.String("ADMIN_CONSOLE_URL", c.AdminConsoleURL),
+	)
+}
+
+// redact hides a secret, saying only whether it is set.
+func redact(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// redactURL keeps a URL's scheme, host and path, and hides its user
+// information and query (where passwords and keys live).
+func redactURL(s string) string {
+	if s == "" {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "[redacted]"
+	}
+	if u.User != nil {
+		u.User = url.User("[redacted]")
+	}
+	if u.RawQuery != "" {
+		u.RawQuery = "[redacted]"
+	}
+	return u.String()
+}
+
+// loader reads variables and collects one error per invalid one.
+type loader struct {
+	lookup func(string) (string, bool)
+	errs   []error
+}
+
+// get is the variable's value; an unset or empty variable takes the default.
+func (l *loader) get(key string) (string, bool) {
+	v, ok := l.lookup(key)
+	if !ok || v == "" {
+		return "", false
+	}
+	return v, true
+}
+
+func (l *loader) fail(key, value, want string) {
+	l.errs = append(l.errs, fmt.Errorf("%s=%q: want %s", key, value, want))
+}
+
+func (l *loader) str(key, def string) string {
+	if v, ok := l.get(key); ok {
+		return v
+	}
+	return def
+}
+
+func (l *loader) oneOf(key, def string, allowed ...string) string {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(v, a) {
+			return a
 		}
 	}
-	return nil
-}
-
-func env(key, def string) string {
-	if v, ok := os.LookupEnv(key); ok && v != "" {
-		return v
-	}
+	l.fail(key, v, "one of "+strings.Join(allowed, ", "))
 	return def
 }
 
-func envInt(key string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(key)); err == nil {
-		return v
+func (l *loader) level(key string, def slog.Level) slog.Level {
+	v, ok := l.get(key)
+	if !ok {
+		return def
 	}
-	return def
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(v)); err != nil {
+		l.fail(key, v, "one of debug, info, warn, error")
+		return def
+	}
+	return lv
 }
 
-func envBool(key string) bool {
-	v, _ := strconv.ParseBool(os.Getenv(key))
+func (l *loader) boolean(key string) bool {
+	v, ok := l.get(key)
+	if !ok {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		l.fail(key, v, "1 or 0 (true or false)")
+	}
+	return b
+}
+
+func (l *loader) port(key string, def int) int {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 65535 {
+		l.fail(key, v, "a TCP port, 1 to 65535")
+		return def
+	}
+	return n
+}
+
+// duration is a positive Go duration ("30s", "15m", "168h"; no "d").
+func (l *loader) duration(key string, def time.Duration) time.Duration {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		l.fail(key, v, "a positive duration with a unit: s, m or h, such as 30s, 15m or 168h (days are not a unit)")
+		return def
+	}
+	return d
+}
+
+// bytes is a non-negative size: plain bytes or with a KiB, MiB or GiB suffix.
+func (l *loader) bytes(key string, def int64) int64 {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	num, mult := v, int64(1)
+	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
+		if strings.HasSuffix(v, suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(v, suffix)), m
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		l.fail(key, v, "a size in bytes, 0 or more, optionally with KiB, MiB or GiB (such as 67108864 or 64MiB)")
+		return def
+	}
+	return n * mult
+}
+
+func (l *loader) secret(key string, minLen int) string {
+	v, ok := l.get(key)
+	if !ok {
+		return ""
+	}
+	if len(v) < minLen {
+		l.fail(key, "[redacted]", fmt.Sprintf("at least %d characters", minLen))
+		return ""
+	}
 	return v
 }
 
-func envDuration(key string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(os.Getenv(key)); err == nil {
+func (l *loader) hostPort(key, def string) string {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	_, p, err := net.SplitHostPort(v)
+	if n, perr := strconv.Atoi(p); err != nil || perr != nil || n < 0 || n > 65535 {
+		l.fail(key, v, "host:port or :port, such as :8080 or 127.0.0.1:8080")
+		return def
+	}
+	return v
+}
+
+// origin is an http(s) origin with no path, query or fragment, kept
+// without a trailing slash.
+func (l *loader) origin(key, def string) string {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		l.fail(key, v, "an http or https origin with no path, such as https://omnibus.example")
+		return def
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// httpURL is an absolute http(s) URL; httpsOnly refuses plain http except
+// to loopback hosts (a local provider in development and tests).
+func (l *loader) httpURL(key, def string, httpsOnly bool) string {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		l.fail(key, v, "an absolute http or https URL")
+		return def
+	}
+	if httpsOnly && u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		l.fail(key, v, "an https URL (plain http only to localhost)")
+		return def
+	}
+	return strings.TrimRight(v, "/")
+}
+
+func (l *loader) pathOrURL(key, def string) string {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") && !strings.ContainsAny(v, "\\ \t\r\n") {
 		return v
 	}
-	return def
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		l.fail(key, v, "a path on this site (/landing-page) or an absolute http or https URL")
+		return def
+	}
+	return v
+}
+
+func (l *loader) postgresURL(key string) string {
+	v, ok := l.get(key)
+	if !ok {
+		return ""
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+		l.fail(key, redactURL(v), "a PostgreSQL URL, such as postgres://user:pass@host:5432/db?sslmode=require")
+		return ""
+	}
+	return v
+}
+
+func (l *loader) smtpURL(key string) string {
+	v, ok := l.get(key)
+	if !ok {
+		return ""
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
+		l.fail(key, redactURL(v), "smtp://user:pass@host:587 or smtps://user:pass@host:465")
+		return ""
+	}
+	return v
+}
+
+func (l *loader) address(key, def string) string {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	if _, err := mail.ParseAddress(v); err != nil {
+		l.fail(key, v, `an e-mail address, such as "Omnibus <no-reply@omnibus.example>" or sales@omnibus.example`)
+		return def
+	}
+	return v
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// payments refuses payment and sign-in settings that cannot work together,
+// or that would put a development stand-in in front of real visitors.
+func (l *loader) payments(c Config) {
+	switch {
+	case c.StripeSecretKey != "" && !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_"):
+		l.fail("STRIPE_SECRET_KEY", "[redacted]", "a Stripe secret key (sk_… or rk_…)")
+	case c.StripeSecretKey != "" && c.StripeWebhookSecret == "":
+		l.fail("STRIPE_WEBHOOK_SECRET", "", "set together with STRIPE_SECRET_KEY (payments could never be confirmed)")
+	case c.StripeSecretKey == "" && c.StripeWebhookSecret != "":
+		l.fail("STRIPE_SECRET_KEY", "", "set together with STRIPE_WEBHOOK_SECRET")
+	case c.StripeSecretKey != "" && c.PaymentsTestMode:
+		l.fail("PAYMENTS_TEST_MODE", "1", "off while STRIPE_SECRET_KEY is set (choose one)")
+	}
+	if c.StripeAPIURL != "" && !c.Development() {
+		l.fail("STRIPE_API_URL", c.StripeAPIURL, "unset outside development (PUBLIC_URL on loopback): it replaces Stripe's API")
+	}
+	if u, err := url.Parse(c.GoogleIssuerURL); c.GoogleClientID != "" && !c.Development() && (err != nil || isLoopback(u.Hostname())) {
+		l.fail("GOOGLE_ISSUER_URL", c.GoogleIssuerURL, "a real provider outside development (the local one signs in anyone)")
+	}
 }

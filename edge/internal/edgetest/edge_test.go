@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
 )
 
@@ -94,7 +95,9 @@ func request(t *testing.T, url, ua string) *http.Response {
 // API answers. The edge must not buffer anything in between.
 func TestFeaturesPageStreamsToBrowsers(t *testing.T) {
 	api, apiURL := newHeldAPI(t)
-	e := edgetest.Start(t, edgetest.Options{RealRenderer: true, APIURL: apiURL})
+	// The streamed path, as signed-in visitors and uncached pages get it:
+	// with the page cache on, an anonymous /features is one whole document.
+	e := edgetest.Start(t, edgetest.Options{RealRenderer: true, APIURL: apiURL, Config: noCache})
 	// Warm the renderer up (route modules load on first use), so the
 	// measured render is quick: the renderer gives the API 2.5 s before it
 	// falls back to the shared content.
@@ -278,3 +281,6 @@ func TestRendererComesBackAfterKill(t *testing.T) {
 		t.Errorf("%d starts, want 2", n)
 	}
 }
+
+// noCache turns the page cache off, for tests of the streamed path.
+func noCache(c *config.Config) { c.CacheMaxBytes = 0 }

@@ -1,14 +1,12 @@
 // Package edgetest starts a complete edge in-process for integration tests:
-// the real server (middleware, health, static files, seo, platform API) on
-// 127.0.0.1:0, in front of a renderer of the test's choosing, with the
-// database of the test's choosing.
+// the production wiring (internal/app: server middleware, health, static
+// files, seo, page cache, accounts, every API feature) on 127.0.0.1:0, in
+// front of a renderer of the test's choosing, with the database of the
+// test's choosing.
 //
 //	e := edgetest.Start(t, edgetest.Options{
 //		DB: db, // from storagetest.Each; nil = a fresh SQLite file
-//		Setup: func(e *edgetest.Edge) {
-//			newsletter.New(e.DB).Register(e.Server.API)
-//			e.Server.SetPages(cache.New(cache.Options{...}).Wrap(e.Server.Pages()))
-//		},
+//		Config: func(c *config.Config) { c.CacheMaxBytes = 0 },
 //	})
 //	res, err := http.Get(e.URL + "/features")
 //
@@ -24,6 +22,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -34,18 +33,16 @@ import (
 	"testing"
 	"time"
 
-	"omnibus/edge/internal/assets"
-	"omnibus/edge/internal/platform"
-	"omnibus/edge/internal/proxy"
+	"omnibus/edge/internal/app"
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/renderer"
-	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
 // Options choose what the edge runs with. The zero value is a working edge
-// with a fresh SQLite database and the stub renderer.
+// with a fresh SQLite database, the stub renderer and production settings.
 type Options struct {
 	// DB is the database; nil opens a fresh SQLite file for this test.
 	DB *storage.DB
@@ -64,7 +61,12 @@ type Options struct {
 	PublicURL string
 	// RendererTimeout is the proxy's per-request timeout (default 30s).
 	RendererTimeout time.Duration
-	// Setup runs before the edge serves: register API handlers on
+	// Now is the page cache's clock (default time.Now).
+	Now func() time.Time
+	// Config changes settings before the edge is built (the defaults are
+	// production's, with the listener, renderer and database above).
+	Config func(c *config.Config)
+	// Setup runs before the edge serves: register extra API handlers on
 	// e.Server.API, add middleware on e.Server.Echo, wrap the page handler
 	// with e.Server.SetPages(wrap(e.Server.Pages())).
 	Setup func(e *Edge)
@@ -74,6 +76,8 @@ type Options struct {
 type Edge struct {
 	// URL is the edge's origin, http://127.0.0.1:<port>.
 	URL string
+	// App is the whole edge as main builds it (Cache, Accounts, Mailer, ...).
+	App *app.App
 	// Server is the edge's server (Echo, API group, page handler).
 	Server *server.Server
 	// DB is the edge's database.
@@ -98,67 +102,56 @@ func Start(t testing.TB, opts Options) *Edge {
 		t.Fatal(err)
 	}
 	e.URL = "http://" + ln.Addr().String()
-	if opts.PublicURL == "" {
-		opts.PublicURL = e.URL
-	}
-	if opts.APIURL == "" {
-		opts.APIURL = e.URL
-	}
 
+	cfg := config.Defaults()
+	cfg.Addr = ln.Addr().String()
+	cfg.DataDir = t.TempDir()
+	cfg.PublicURL = e.URL
+	if opts.PublicURL != "" {
+		cfg.PublicURL = opts.PublicURL
+	}
+	if opts.RendererTimeout > 0 {
+		cfg.RendererTimeout = opts.RendererTimeout
+	}
+	cfg.ShutdownTimeout = 10 * time.Second
+	deps := app.Deps{DB: e.DB, Listener: ln, APIURL: opts.APIURL, AssetsDir: opts.AssetsDir, Now: opts.Now,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	var out *tailBuffer
 	switch {
 	case opts.RendererURL != "":
-		e.Renderer, err = renderer.External(opts.RendererURL)
+		cfg.RendererURL = opts.RendererURL
 	case opts.RealRenderer:
-		dir := SSRDir(t)
-		if opts.AssetsDir == "" {
-			opts.AssetsDir = filepath.Join(dir, "build", "client")
-		}
-		out := &tailBuffer{max: 64 << 10}
+		cfg.SSRDir = SSRDir(t)
+		cfg.RendererPort = FreePort(t)
+		out = &tailBuffer{max: 64 << 10}
+		deps.RendererOutput = out
 		t.Cleanup(func() {
 			if t.Failed() {
 				t.Logf("renderer output (tail):\n%s", out.String())
 			}
 		})
-		e.Renderer, err = renderer.Start(renderer.Options{
-			Dir: dir, Port: FreePort(t), APIURL: opts.APIURL, PublicURL: opts.PublicURL, Output: out,
-		})
 	default:
-		e.Renderer, err = renderer.External(StubRenderer(t))
+		cfg.RendererURL = StubRenderer(t)
 	}
-	if err != nil {
-		ln.Close()
-		t.Fatal(err)
+	deps.NoAssets = opts.AssetsDir == "" && !opts.RealRenderer
+	if opts.Config != nil {
+		opts.Config(&cfg)
 	}
 
-	var files *assets.Handler
-	if opts.AssetsDir != "" {
-		if files, err = assets.New(opts.AssetsDir); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.Server = server.New(server.Options{
-		Pages:  proxy.New(proxy.Options{Target: e.Renderer.URL(), Timeout: opts.RendererTimeout}),
-		Assets: files,
-		Checks: map[string]server.Check{
-			"database": func(ctx context.Context) error { return e.DB.WithContext(ctx).Exec("SELECT 1").Error },
-			"renderer": e.Renderer.Check,
-		},
-	})
-	if err := seo.Register(e.Server.Echo, opts.PublicURL); err != nil {
+	a, err := app.New(cfg, deps)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := platform.Register(e.Server.API); err != nil {
-		t.Fatal(err)
-	}
+	e.App, e.Server, e.Renderer = a, a.Server, a.Renderer
 	if opts.Setup != nil {
 		opts.Setup(e)
 	}
-	go func() { e.served <- e.Server.Serve(ln) }()
+	go func() { e.served <- a.Serve() }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		e.Shutdown(ctx)
-		e.Renderer.Stop(ctx)
+		a.Close()
 	})
 
 	if opts.RealRenderer {

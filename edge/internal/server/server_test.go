@@ -18,6 +18,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage/storagetest"
@@ -306,7 +307,8 @@ func TestGracefulDrain(t *testing.T) {
 		io.WriteString(w, "<p>last part</p>\n")
 	}))
 	defer slow.Close()
-	e := edgetest.Start(t, edgetest.Options{RendererURL: slow.URL})
+	// The streamed path (cache off: a cached page's miss waits for the whole document).
+	e := edgetest.Start(t, edgetest.Options{RendererURL: slow.URL, Config: func(c *config.Config) { c.CacheMaxBytes = 0 }})
 
 	req, _ := http.NewRequest(http.MethodGet, e.URL+"/features", nil)
 	req.Header.Set("User-Agent", edgetest.ChromeUA)

@@ -1,0 +1,305 @@
+// Package app builds the whole edge from a configuration: the one wiring
+// that `cmd/edge` runs in production and `internal/edgetest` runs in the
+// integration tests, so the tests exercise the graph that serves visitors
+// (page cache and accounts included).
+//
+// Order, top to bottom:
+//
+//	storage → listener → renderer → page proxy → page cache → accounts
+//	→ static files → server (health, seo, API features) → serve → drain
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"omnibus/edge/internal/accounts"
+	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/billing"
+	"omnibus/edge/internal/billing/stripepay"
+	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/config"
+	"omnibus/edge/internal/contact"
+	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/mail"
+	"omnibus/edge/internal/newsletter"
+	"omnibus/edge/internal/platform"
+	"omnibus/edge/internal/proxy"
+	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/seo"
+	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/storage"
+	"omnibus/shared"
+)
+
+// Deps are parts a caller may hand in instead of having New make them from
+// the configuration. The zero value makes everything, as production does.
+type Deps struct {
+	// Logger (default slog.Default()).
+	Logger *slog.Logger
+	// DB is the database; nil opens DATABASE_URL or the SQLite file under
+	// DATA_DIR (and Close closes it; a DB handed in stays open).
+	DB *storage.DB
+	// Listener is the public listener; nil listens on LISTEN_ADDR.
+	Listener net.Listener
+	// RendererOutput receives the child renderer's stdout and stderr
+	// (default os.Stderr).
+	RendererOutput io.Writer
+	// APIURL is where the renderer's loaders reach the API (default: this
+	// edge's own loopback address).
+	APIURL string
+	// AssetsDir is the client build to serve (default SSR_DIR/build/client);
+	// NoAssets serves no static files (as in dev mode, where Vite does).
+	AssetsDir string
+	NoAssets  bool
+	// Now is the page cache's clock (tests move it; default time.Now).
+	Now func() time.Time
+}
+
+// App is a built edge, ready to Serve.
+type App struct {
+	Config config.Config
+	Log    *slog.Logger
+	// URL is the edge's loopback origin, http://127.0.0.1:<port>.
+	URL      string
+	DB       *storage.DB
+	Renderer *renderer.Supervisor
+	Server   *server.Server
+	// Cache is the page cache; nil when it is off (CACHE_MAX_BYTES=0, dev mode).
+	Cache    *cache.Cache
+	Accounts *accounts.Service
+	Billing  *billing.Service
+	Mailer   mail.Sender
+
+	ln      net.Listener
+	closers []func() // run in reverse order by Close
+}
+
+// New builds the edge. On error everything it had started is stopped again.
+func New(cfg config.Config, deps Deps) (_ *App, err error) {
+	log := deps.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	a := &App{Config: cfg, Log: log}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+
+	// 1. Storage: SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL;
+	// migrations run here.
+	a.DB = deps.DB
+	if a.DB == nil {
+		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir); err != nil {
+			return nil, err
+		}
+		db := a.DB
+		a.closers = append(a.closers, func() { db.Close() }) // last: after the server and the renderer
+	}
+
+	// 2. The listener first, so the renderer can be told the edge's port
+	// (its loaders fetch /api from it).
+	a.ln = deps.Listener
+	if a.ln == nil {
+		if a.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+			return nil, err
+		}
+	}
+	ln := a.ln
+	a.closers = append(a.closers, func() { ln.Close() })
+	a.URL = "http://" + loopbackAddr(a.ln.Addr())
+	apiURL := deps.APIURL
+	if apiURL == "" {
+		apiURL = a.URL
+	}
+
+	// 3. The renderer: a supervised child on loopback, or RENDERER_URL.
+	if cfg.RendererURL != "" {
+		a.Renderer, err = renderer.External(cfg.RendererURL)
+	} else {
+		a.Renderer, err = renderer.Start(renderer.Options{
+			Dir: cfg.SSRDir, Port: cfg.RendererPort, APIURL: apiURL, PublicURL: cfg.PublicURL,
+			Dev: cfg.RendererDev, Output: deps.RendererOutput, Logger: log,
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	rend := a.Renderer
+	a.closers = append(a.closers, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+		defer cancel()
+		if err := rend.Stop(ctx); err != nil {
+			log.Warn("renderer stop", "err", err)
+		}
+	})
+
+	// 4. Pages: everything that is not API, health or a static file, through
+	// the page cache (off in dev mode, where pages change with every edit,
+	// and with CACHE_MAX_BYTES=0).
+	var pages http.Handler = proxy.New(proxy.Options{Target: rend.URL(), Timeout: cfg.RendererTimeout, Logger: log})
+	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
+		policies, err := cache.ParsePolicies(shared.RoutesJSON)
+		if err != nil {
+			return nil, err
+		}
+		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log})
+		fanCtx, stopFanout := context.WithCancel(context.Background())
+		a.closers = append(a.closers, stopFanout)
+		if err := a.Cache.StartFanout(fanCtx, a.DB); err != nil { // PostgreSQL: purges reach every instance
+			return nil, fmt.Errorf("cache purge fan-out: %w", err)
+		}
+		pages = a.Cache.Wrap(pages)
+	}
+
+	// 5. Accounts: sessions, sign-in (password, Google), password reset
+	// mail. Its page middleware runs first: the redirect rules for /login
+	// and /register and the end of the no-JS Google flow at /sso-redirect
+	// answer before the cache or the renderer see the request.
+	if a.Mailer, err = mail.New(cfg.SMTPURL, cfg.MailFrom, a.DB); err != nil {
+		return nil, err
+	}
+	a.Accounts = accounts.New(a.DB, a.Mailer, accounts.Options{
+		PublicURL: cfg.PublicURL, MerchantAppURL: cfg.MerchantAppURL, SessionTTL: cfg.SessionTTL,
+		GoogleClientID: cfg.GoogleClientID, GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuerURL: cfg.GoogleIssuerURL,
+	})
+	pages = a.Accounts.Pages(pages)
+	// Billing: licence orders, the payment provider, the onboarding status;
+	// /landing-page goes to MERCHANT_APP_URL when that is another origin.
+	a.Billing = billing.New(a.DB, a.Accounts, billing.Options{
+		PublicURL: cfg.PublicURL, Provider: paymentProvider(cfg, log),
+		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
+	})
+	pages = a.Billing.Pages(pages)
+
+	// 6. Static files of the client build (not in dev mode: Vite serves them
+	// through the renderer).
+	var files *assets.Handler
+	if !deps.NoAssets && !cfg.RendererDev {
+		dir := deps.AssetsDir
+		if dir == "" {
+			dir = filepath.Join(cfg.SSRDir, "build", "client")
+		}
+		if files, err = assets.New(dir); err != nil {
+			return nil, err
+		}
+	}
+
+	// 7. The server and its routes.
+	db := a.DB
+	a.Server = server.New(server.Options{
+		Pages:  pages,
+		Assets: files,
+		Checks: map[string]server.Check{
+			"database": func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error },
+			"renderer": rend.Check,
+		},
+		Logger: log,
+	})
+	if a.Cache != nil {
+		a.Cache.Register(a.Server.Echo, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
+	}
+	if err := seo.Register(a.Server.Echo, cfg.PublicURL); err != nil {
+		return nil, err
+	}
+	api := a.Server.API
+	if err := platform.Register(api); err != nil {
+		return nil, err
+	}
+	newsletter.New(a.DB).Register(api)
+	contactForm := contact.New(a.DB)
+	contactForm.Notify, contactForm.NotifyTo = a.Mailer, cfg.ContactNotifyEmail
+	contactForm.Register(api)
+	if err := content.Register(api); err != nil {
+		return nil, err
+	}
+	a.Accounts.Register(api)
+	a.Billing.Register(api, server.BodyLimit)
+	return a, nil
+}
+
+// Serve answers requests until Shutdown; nil after a graceful shutdown.
+func (a *App) Serve() error { return a.Server.Serve(a.ln) }
+
+// Shutdown stops accepting connections and drains in-flight requests (page
+// streams included) until ctx ends; the renderer and database stay up
+// until Close.
+func (a *App) Shutdown(ctx context.Context) error { return a.Server.Shutdown(ctx) }
+
+// Close stops what New started, in reverse order: the renderer, the cache's
+// fan-out, the listener, the database it opened.
+func (a *App) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// Run serves until ctx ends (SIGTERM), then drains for SHUTDOWN_TIMEOUT and
+// closes everything. It logs when the renderer is ready.
+func (a *App) Run(ctx context.Context) error {
+	defer a.Close()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- a.Serve() }()
+	a.Log.Info("edge listening", "addr", a.ln.Addr().String(), "renderer", a.Renderer.URL().String(), "public_url", a.Config.PublicURL)
+	go func() {
+		wctx, cancel := context.WithTimeout(ctx, a.Config.RendererStartTimeout)
+		defer cancel()
+		if err := a.Renderer.WaitReady(wctx); err != nil {
+			if ctx.Err() == nil {
+				a.Log.Error("renderer not ready; pages answer 503 until it is", "err", err)
+			}
+			return
+		}
+		a.Log.Info("renderer ready", "url", a.Renderer.URL().String())
+	}()
+
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	a.Log.Info("shutting down: draining in-flight requests", "timeout", a.Config.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
+	defer cancel()
+	if err := a.Shutdown(sctx); err != nil {
+		a.Log.Warn("drain incomplete; remaining connections closed", "err", err)
+	}
+	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// loopbackAddr is the address the renderer uses to reach this listener:
+// 127.0.0.1 with its port, whatever interface it is bound to.
+func loopbackAddr(a net.Addr) string {
+	_, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		panic(fmt.Sprintf("listener address %q: %v", a, err))
+	}
+	return net.JoinHostPort("127.0.0.1", port)
+}
+
+// paymentProvider is Stripe, the test-mode page, or nil (payments off, said
+// loudly: an edge without a provider cannot take money).
+func paymentProvider(cfg config.Config, log *slog.Logger) billing.Provider {
+	switch cfg.PaymentMode() {
+	case config.PaymentsStripe:
+		return stripepay.New(cfg.StripeSecretKey, cfg.StripeWebhookSecret, cfg.StripeAPIURL)
+	case config.PaymentsTestMode:
+		log.Warn("PAYMENTS IN TEST MODE: the labelled test-mode payment page stands in for the provider; no money moves", "public_url", cfg.PublicURL)
+		return &billing.TestMode{PublicURL: cfg.PublicURL}
+	}
+	log.Error("PAYMENTS ARE OFF: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or PAYMENTS_TEST_MODE=1 for the test-mode page); the licence payment pages answer 503")
+	return nil
+}
