@@ -220,7 +220,7 @@ func TestFreePlanActivatesAtOnce(t *testing.T) {
 }
 
 func TestPaymentsOff(t *testing.T) {
-	st := newSite(t, storagetest.SQLite(t), nil, "")
+	st := newSite(t, storagetest.SQLite(t), offProvider, "")
 	c, _ := st.merchant()
 	id := st.do(c, http.MethodPost, "/api/v1/licenses/initialiseLicenses", map[string]string{"planId": "growth"}).order()["id"].(string)
 	if a := st.do(c, http.MethodGet, "/api/v1/license/payment/show-payment-page/"+id, nil); a.status != 503 || a.errorDetail() == "" {

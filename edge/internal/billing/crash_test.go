@@ -116,7 +116,7 @@ func TestConfirmedPaymentSurvivesACrash(t *testing.T) {
 		}
 		for _, stage := range []string{"received", "committed"} {
 			t.Run(stage, func(t *testing.T) {
-				st := newSite(t, db, func(string) billing.Provider { return stripepay.New("sk_test_123", whsec, "http://127.0.0.1:1") }, "")
+				st := newSiteWith(t, db, nil, stripeSettings("http://127.0.0.1:1"))
 				c, _ := st.merchant()
 				o := st.do(c, http.MethodPost, "/api/v1/licenses/initialiseLicenses", map[string]string{"planId": "growth"}).order()
 				id, total := o["id"].(string), int64(o["totalPaise"].(float64))

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/billing"
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/server"
@@ -28,23 +28,43 @@ type site struct {
 
 func newSite(t *testing.T, db *storage.DB, provider func(publicURL string) billing.Provider, merchantAppURL string) *site {
 	t.Helper()
-	st := &site{t: t}
-	st.edge = edgetest.Start(t, edgetest.Options{DB: db, Setup: func(e *edgetest.Edge) {
-		acc := accounts.New(e.DB, nil, accounts.Options{PublicURL: e.URL, MerchantAppURL: merchantAppURL})
-		acc.RegisterByIP = ratelimit.New(1000, time.Millisecond)
-		var p billing.Provider
-		if provider != nil {
-			p = provider(e.URL)
+	return newSiteWith(t, db, provider, func(c *config.Config) {
+		if merchantAppURL != "" {
+			c.MerchantAppURL = merchantAppURL
 		}
-		st.bill = billing.New(e.DB, acc, billing.Options{PublicURL: e.URL, Provider: p, AdminConsoleURL: "https://admin.test", MerchantAppURL: merchantAppURL})
-		acc.Register(e.Server.API)
-		st.bill.Register(e.Server.API, server.BodyLimit)
-		e.Server.SetPages(st.bill.Pages(acc.Pages(e.Server.Pages())))
+	})
+}
+
+// newSiteWith is the production wiring (internal/app) with these settings;
+// provider, when not nil, replaces the provider the settings chose (nil
+// keeps it; offProvider turns payments off).
+func newSiteWith(t *testing.T, db *storage.DB, provider func(publicURL string) billing.Provider, edit func(*config.Config)) *site {
+	t.Helper()
+	st := &site{t: t}
+	st.edge = edgetest.Start(t, edgetest.Options{DB: db, Config: func(c *config.Config) {
+		c.AdminConsoleURL = "https://admin.test"
+		if edit != nil {
+			edit(c)
+		}
+	}, Setup: func(e *edgetest.Edge) {
+		e.App.Accounts.RegisterByIP = ratelimit.New(1000, time.Millisecond)
+		st.bill = e.App.Billing
+		if provider != nil {
+			cfg := e.App.Config
+			st.bill = billing.New(e.DB, e.App.Accounts, billing.Options{PublicURL: cfg.PublicURL, Provider: provider(cfg.PublicURL),
+				AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL})
+			st.bill.Register(e.Server.API, server.BodyLimit) // the same routes, this provider
+		}
 	}})
 	return st
 }
 
-func testMode(publicURL string) billing.Provider { return &billing.TestMode{PublicURL: publicURL} }
+// stripeSettings configures the edge for Stripe at apiURL (stripe-mock).
+func stripeSettings(apiURL string) func(*config.Config) {
+	return func(c *config.Config) {
+		c.StripeSecretKey, c.StripeWebhookSecret, c.StripeAPIURL = "sk_test_123", whsec, apiURL
+	}
+}
 
 // browser is a client with its own cookies that does not follow redirects.
 func browser() *http.Client {
@@ -150,3 +170,9 @@ func orderStatus(t *testing.T, db *storage.DB, id string) string {
 	}
 	return s
 }
+
+// testMode keeps the provider development gets by itself: the test-mode page.
+var testMode func(string) billing.Provider
+
+// offProvider turns payments off, as production without a provider.
+func offProvider(string) billing.Provider { return nil }

@@ -11,7 +11,6 @@ import (
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"omnibus/edge/internal/billing"
-	"omnibus/edge/internal/billing/stripepay"
 	"omnibus/edge/internal/billing/stripepay/stripemock"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
@@ -45,7 +44,7 @@ func (st *site) signed(payload []byte, secret string) answer {
 func TestStripeCheckoutAndWebhooks(t *testing.T) {
 	apiURL := stripemock.Start(t)
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
-		st := newSite(t, db, func(string) billing.Provider { return stripepay.New("sk_test_123", whsec, apiURL) }, "")
+		st := newSiteWith(t, db, nil, stripeSettings(apiURL))
 		c, _ := st.merchant()
 		o := st.do(c, http.MethodPost, "/api/v1/licenses/initialiseLicenses", map[string]string{"planId": "growth"}).order()
 		id, total := o["id"].(string), int64(o["totalPaise"].(float64))
@@ -119,7 +118,7 @@ func TestStripeCheckoutAndWebhooks(t *testing.T) {
 
 // A body over the webhook's bound is refused before anything is parsed.
 func TestWebhookBodyIsBounded(t *testing.T) {
-	st := newSite(t, storagetest.SQLite(t), func(string) billing.Provider { return stripepay.New("sk_test_123", whsec, "http://127.0.0.1:1") }, "")
+	st := newSiteWith(t, storagetest.SQLite(t), nil, stripeSettings("http://127.0.0.1:1"))
 	big := []byte(fmt.Sprintf(`{"id":"evt_big","pad":"%s"}`, strings.Repeat("x", 70<<10)))
 	if a := st.signed(big, whsec); a.status != http.StatusRequestEntityTooLarge && a.status != http.StatusBadRequest {
 		t.Fatalf("oversized event: %d", a.status)
