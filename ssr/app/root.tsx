@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
-import { googleClientId } from "~/components/auth/google-config.server";
+import { googleClientId, googleRedirectOnly } from "~/components/auth/google-config.server";
 import { signInStatus } from "~/components/auth/session.server";
 import { ProgressBar } from "~/components/progress-bar";
 import { PwaPrompt } from "~/components/pwa/pwa-prompt";
@@ -28,6 +28,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     site: siteData(),
     // Google sign-in's public client id ("" hides the button): components/auth.
     googleClientId: googleClientId(),
+    // A local OpenID provider instead of Google's: the button is a plain redirect link (no Google script).
+    googleRedirectOnly: googleRedirectOnly(),
     // The signed-in visitor's status (null when signed out); asked only when the session cookie is sent.
     account: await signInStatus(request),
   };

@@ -120,6 +120,8 @@ export interface ContentPage {
   ctas?: ContentLink[];
   sections?: ContentSection[];
   list?: "blog" | "help";
+  /** "petpawlor": the page shows the add-on's price and a buy button. */
+  buy?: "petpawlor";
 }
 
 /** Copy of a generic content page by route id, with site settings filled in. */

@@ -3,6 +3,8 @@
 // /help-centre, /blog): their copy from shared/content/pages.json by route id,
 // plus the article index on /blog and /help-centre.
 import { data, Link, useLoaderData } from "react-router";
+import { BuyPetPawlor, OrderSummary } from "~/components/journey/journey";
+import { edgeGet, type JourneyOrder } from "~/lib/journey.server";
 import { ArticleList, blogHref, helpCategoryHref, helpHref } from "~/components/content/article-list";
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
 import { blogArticles, contentLabels, contentPage, helpIndex, type ContentSection } from "~/lib/content.server";
@@ -12,8 +14,9 @@ import type { Route } from "./+types/page";
 
 export const meta = routeMeta;
 
-export function loader({ request }: Route.LoaderArgs) {
-  const pathname = new URL(request.url).pathname.replace(/\/+$/, "");
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const pathname = url.pathname.replace(/\/+$/, "");
   const entry = routes.find((route) => route.path === pathname);
   const page = entry && contentPage(entry.id);
   if (!page) throw data(null, { status: 404 });
@@ -21,6 +24,8 @@ export function loader({ request }: Route.LoaderArgs) {
     page,
     blog: page.list === "blog" ? blogArticles() : null,
     help: page.list === "help" ? helpIndex() : null,
+    // /petpawlor-order-complete?order=<id>: what the signed-in buyer bought (the edge shows only their own orders).
+    order: entry.id === "petpawlor-order-complete" && url.searchParams.get("order") ? await boughtOrder(request, url.searchParams.get("order") ?? "") : null,
     labels: {
       readMore: contentLabels.readMore,
       latestArticles: contentLabels.latestArticles,
@@ -31,7 +36,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function ContentPagePage() {
-  const { page, blog, help, labels } = useLoaderData<typeof loader>();
+  const { page, blog, help, labels, order } = useLoaderData<typeof loader>();
   const ctas = page.ctas ?? [];
   const sections = page.sections ?? [];
   return (
@@ -50,6 +55,9 @@ export default function ContentPagePage() {
           </div>
         )}
       </header>
+
+      {order && <OrderSummary order={order} />}
+      {page.buy === "petpawlor" && <BuyPetPawlor />}
 
       {sections.map((section) => (
         <PageSection key={section.heading} section={section} />
@@ -163,4 +171,9 @@ function PageSection({ section }: { section: ContentSection }) {
       )}
     </section>
   );
+}
+
+async function boughtOrder(request: Request, id: string): Promise<JourneyOrder | null> {
+  if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+  return (await edgeGet<JourneyOrder>(request, `/api/v1/licenses/orders/${id}`)).data;
 }
