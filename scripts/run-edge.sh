@@ -13,7 +13,7 @@ mkdir -p "$DATA_DIR"
 oidc_pid=""
 if [ -z "${GOOGLE_CLIENT_ID:-}" ]; then
   addr="${OIDCDEV_ADDR:-127.0.0.1:8099}"
-  export GOOGLE_CLIENT_ID="dev-client" GOOGLE_CLIENT_SECRET="dev-secret" GOOGLE_ISSUER_URL="http://$addr/oidc"
+  export GOOGLE_CLIENT_ID="dev-client" GOOGLE_CLIENT_SECRET="dev-secret" GOOGLE_ISSUER_URL="http://$addr/oidc" GOOGLE_REDIRECT_ONLY=1
   ./bin/oidcdev -addr "$addr" -client-id "$GOOGLE_CLIENT_ID" -client-secret "$GOOGLE_CLIENT_SECRET" &
   oidc_pid=$!
   trap 'kill "$oidc_pid" 2>/dev/null || true' EXIT

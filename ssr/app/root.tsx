@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     site: siteData(),
     // Google sign-in's public client id ("" hides the button): components/auth.
     googleClientId: googleClientId(),
-    // A local OpenID provider instead of Google's: the button is a plain redirect link (no Google script).
+    // GOOGLE_REDIRECT_ONLY (make run's local OpenID provider): the button is a plain redirect link, no Google script.
     googleRedirectOnly: googleRedirectOnly(),
     // The signed-in visitor's status (null when signed out); asked only when the session cookie is sent.
     account: await signInStatus(request),

@@ -6,12 +6,10 @@ export function googleClientId(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * True when the OpenID provider is not Google's (GOOGLE_ISSUER_URL set to
- * another issuer: the local provider `make run` starts): the button is then
- * a plain link to the edge's redirect flow, and Google's script, which only
- * talks to Google, is never loaded.
+ * GOOGLE_REDIRECT_ONLY=1 (set by `make run` with its local OpenID provider):
+ * the button is a plain link to the edge's redirect flow and Google's script,
+ * which only talks to Google, is never loaded.
  */
 export function googleRedirectOnly(env: NodeJS.ProcessEnv = process.env): boolean {
-  const issuer = env.GOOGLE_ISSUER_URL?.trim().replace(/\/+$/, "") ?? "";
-  return issuer !== "" && issuer !== "https://accounts.google.com";
+  return ["1", "true"].includes(env.GOOGLE_REDIRECT_ONLY?.trim().toLowerCase() ?? "");
 }
