@@ -4,13 +4,16 @@
 //   node server.js          production: renders with build/server, no static files
 //   node server.js --dev    development: Vite dev server middleware (hot reload) serves everything
 //
-// Environment: PORT (default 3001), API_URL, PUBLIC_URL, NODE_ENV.
+// Environment: PORT (default 3001), API_URL, PUBLIC_URL, NODE_ENV, and
+// LISTEN_HOST (default 127.0.0.1: the edge's child, or a container sharing the
+// edge's pod). docker-compose.yml sets 0.0.0.0: there the renderer is its own
+// container on the private compose network, never published.
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 
 const DEV = process.argv.includes("--dev");
 const PORT = Number(process.env.PORT ?? 3001);
-const HOST = "127.0.0.1";
+const HOST = process.env.LISTEN_HOST || "127.0.0.1";
 /** How long in-flight requests may take to finish after SIGTERM. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -18,7 +21,9 @@ const app = express();
 app.disable("x-powered-by");
 // Only the edge on loopback talks to us: believe its X-Forwarded-* headers
 // (req.ip, req.protocol, the request URL's host) and nobody else's.
-app.set("trust proxy", "loopback");
+// On a private container network (LISTEN_HOST set) the edge is another
+// container there: trust private addresses too, still never the public.
+app.set("trust proxy", HOST === "127.0.0.1" ? "loopback" : ["loopback", "uniquelocal"]);
 
 app.get("/__renderer/health", (_req, res) => {
   res.set("Cache-Control", "no-store").json({ status: "ok" });

@@ -9,6 +9,8 @@
 //
 //	edge                                 serve (every setting from the environment)
 //	edge purge --path /x | --prefix /p | --all   purge the page cache of a running edge
+//	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
+//	edge migrate                         migrate the database and exit
 package main
 
 import (
@@ -22,7 +24,9 @@ import (
 	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
+	"omnibus/edge/internal/healthcheck"
 	"omnibus/edge/internal/logging"
+	"omnibus/edge/internal/migrate"
 )
 
 func main() {
@@ -35,8 +39,12 @@ func main() {
 		switch os.Args[1] {
 		case "purge": // edge purge --path /x | --prefix /blog | --all
 			os.Exit(cache.RunPurgeCommand(os.Args[2:], cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr))
+		case "healthcheck": // edge healthcheck [--ready]: the images' probe (distroless has no curl)
+			os.Exit(healthcheck.Run(os.Args[2:], cfg.Addr, os.Stdout, os.Stderr))
+		case "migrate": // edge migrate: the Kubernetes init container
+			os.Exit(migrate.Run(os.Args[2:], cfg, os.Stdout, os.Stderr))
 		default:
-			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge)\n", os.Args[1])
+			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, healthcheck, migrate)\n", os.Args[1])
 			os.Exit(2)
 		}
 	}

@@ -1,0 +1,141 @@
+package validate
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+var (
+	edgeOnce sync.Once
+	edgeDir  string // removed by TestMain
+	edgeBin  string
+	edgeErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if edgeDir != "" {
+		os.RemoveAll(edgeDir)
+	}
+	os.Exit(code)
+}
+
+// edgeBinary builds the edge once for these tests.
+func edgeBinary(t *testing.T) string {
+	t.Helper()
+	edgeOnce.Do(func() {
+		dir, err := filepath.Abs(filepath.Join(repoRoot, "edge"))
+		if err != nil {
+			edgeErr = err
+			return
+		}
+		if edgeDir, err = os.MkdirTemp("", "omnibus-validate-"); err != nil {
+			edgeErr = err
+			return
+		}
+		edgeBin = filepath.Join(edgeDir, "edge")
+		cmd := exec.Command("go", "build", "-o", edgeBin, "./cmd/edge")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			edgeErr = errors.New(string(out))
+		}
+	})
+	if edgeErr != nil {
+		t.Fatalf("building the edge: %v", edgeErr)
+	}
+	return edgeBin
+}
+
+// assertEdgeAccepts runs the edge's own configuration check on env (the
+// binary loads and validates it before any subcommand): `edge healthcheck`
+// against a port nothing listens on exits 1 when the configuration is valid
+// and 2, naming each bad variable, when it is not.
+func assertEdgeAccepts(t *testing.T, what string, env map[string]string) {
+	t.Helper()
+	var vars []string
+	for k, v := range env {
+		vars = append(vars, k+"="+v)
+	}
+	sort.Strings(vars)
+	cmd := exec.Command(edgeBinary(t), "healthcheck", "--timeout", "2s", "--url", "http://127.0.0.1:1")
+	cmd.Env = vars
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || strings.Contains(string(out), "invalid configuration") {
+		t.Errorf("%s: the edge refuses this configuration (%v):\n%s", what, err, out)
+	}
+}
+
+// containerEnv resolves a container's environment as the kubelet would:
+// envFrom ConfigMaps first, then env entries (literal, ConfigMap key, Secret
+// key; a missing optional key is left out).
+func containerEnv(t *testing.T, o *objects, c corev1.Container) map[string]string {
+	t.Helper()
+	cm := o.configMaps[0]
+	secret := o.secrets[0]
+	env := map[string]string{}
+	for _, ef := range c.EnvFrom {
+		if ef.ConfigMapRef == nil || ef.ConfigMapRef.Name != cm.Name {
+			t.Fatalf("%s: envFrom %+v: only the ConfigMap is expected", c.Name, ef)
+		}
+		for k, v := range cm.Data {
+			env[k] = v
+		}
+	}
+	for _, e := range c.Env {
+		switch {
+		case e.ValueFrom == nil:
+			env[e.Name] = e.Value
+		case e.ValueFrom.ConfigMapKeyRef != nil:
+			if v, ok := cm.Data[e.ValueFrom.ConfigMapKeyRef.Key]; ok {
+				env[e.Name] = v
+			}
+		case e.ValueFrom.SecretKeyRef != nil:
+			if v, ok := secret.Data[e.ValueFrom.SecretKeyRef.Key]; ok {
+				env[e.Name] = string(v)
+			}
+		default:
+			t.Fatalf("%s: %s: unexpected valueFrom", c.Name, e.Name)
+		}
+	}
+	return env
+}
+
+// The production overlay's configuration, with the example secrets, is one
+// the edge starts with: a typo in a duration or a secret too short fails
+// here, not in a CrashLoopBackOff.
+func TestEdgeAcceptsTheProductionConfiguration(t *testing.T) {
+	o, _, spec := production(t)
+	for _, name := range []string{"edge", "migrate"} {
+		assertEdgeAccepts(t, "deploy/k8s "+name+" container", containerEnv(t, o, container(t, spec, name)))
+	}
+}
+
+func TestEdgeAcceptsTheComposeConfiguration(t *testing.T) {
+	edge := service(t, loadCompose(t), "edge")
+	env := map[string]string{}
+	for k, v := range edge.Environment {
+		if v != nil {
+			env[k] = *v
+		}
+	}
+	assertEdgeAccepts(t, "docker-compose.yml edge", env)
+}
+
+// The check itself refuses a bad value.
+func TestEdgeConfigurationCheckRefusesABadValue(t *testing.T) {
+	cmd := exec.Command(edgeBinary(t), "healthcheck", "--url", "http://127.0.0.1:1")
+	cmd.Env = []string{"SESSION_TTL=7d"}
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "SESSION_TTL") {
+		t.Fatalf("SESSION_TTL=7d: exit %d, want 2 naming SESSION_TTL:\n%s", cmd.ProcessState.ExitCode(), out)
+	}
+}
