@@ -75,7 +75,8 @@ test.describe("the merchant's journey", () => {
   });
 
   test("register → welcome → plan → test-mode payment → merchant home → Google sign-in", async ({ page }) => {
-    test.setTimeout(90_000);
+    // Eleven page loads and three sign-ins (argon2id): generous on a shared, loaded machine.
+    test.setTimeout(180_000);
     const errors = collectErrors(page);
     const outside: string[] = [];
     page.on("request", (r) => {
