@@ -5,11 +5,16 @@
 #   (c) the renderer alone (its own port, a browser User-Agent: streamed render)
 #   (d) the edge on a forced miss (a query that differs per request: bench/miss.lua)
 #   (e) for reference, Go's bare net/http with the same bytes (bench/gofloor)
+#   (f) the edge from its cache while a second client sends made-up session
+#       cookies and junk queries (bench/hostile.lua): both halves are hits
+# and, from the edge's Go benchmark, how soon a page is served again after
+# each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
 # the edge's resident memory after the run and the page's weight, and writes
 # the same table to bench/RESULTS.md. About two minutes in all.
 #
-# Knobs: BENCH_DURATION (per row, default 18s), BENCH_WARMUP (default 3s),
+# Knobs: BENCH_DURATION (per row, default 18s), BENCH_WARMUP (default 3s;
+# both in whole seconds),
 # BENCH_CONNECTIONS (rows a, b; default 32), BENCH_RENDER_CONNECTIONS (rows c,
 # d; default 8), BENCH_THREADS (default 2).
 set -euo pipefail
@@ -146,6 +151,26 @@ run c "$RENDER_CONNS" "$RENDERER_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA"
 run d "$RENDER_CONNS" "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/miss.lua"
 run e "$CONNS" "http://127.0.0.1:$FLOOR_PORT/" "${BR[@]}"
 
+# (f): half the connections ask for / cleanly, half send bench/hostile.lua's
+# requests at the same time; the row is the two together.
+say "(f) $EDGE_URL/ with a hostile second client: ${WARMUP} warm-up, ${DURATION} measured, $CONNS connections in all..."
+HALF=$(( CONNS / 2 > 0 ? CONNS / 2 : 1 ))
+HOSTILE_DURATION=$(( ${DURATION%s} + ${WARMUP%s} + 1 ))s  # the warm-up and the measured run of the clean half
+wrk -t1 -c"$HALF" -d"$HOSTILE_DURATION" --timeout 10s -s "$ROOT/bench/hostile.lua" "${BR[@]}" "$EDGE_URL/" >"$TMP/wrk-f-hostile.txt" &
+HOSTILE_WRK=$!
+run f "$HALF" "$EDGE_URL/" "${BR[@]}"
+wait "$HOSTILE_WRK" || die "(f) the hostile client failed"
+HOSTILE_RPS=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$TMP/wrk-f-hostile.txt")
+read -r HOSTILE_MISSES HOSTILE_TOTAL < <(awk '/^hostile-not-hit/ { print $2, $4 }' "$TMP/wrk-f-hostile.txt")
+grep -qE 'Non-2xx|Socket errors' "$TMP/wrk-f-hostile.txt" && { cat "$TMP/wrk-f-hostile.txt" >&2; die "(f) the hostile client got errors"; }
+F_TOTAL=$(( $(awk '{ print $1 }' <<<"$R_f") + HOSTILE_RPS ))
+
+# --- renderer crash recovery: the edge's Go benchmark, 10 crashes of the active child
+say "Renderer crash recovery: 10 crashes (BenchmarkRendererTakeover)..."
+TAKEOVER_MS=$(cd "$ROOT/edge" && go test -run '^$' -bench BenchmarkRendererTakeover -benchtime=10x ./internal/edgetest/ 2>&1 |
+  awk '/ms-p100/ { for (i = 1; i < NF; i++) if ($(i + 1) == "ms-p100") print $i }')
+[ -n "$TAKEOVER_MS" ] || die "the renderer takeover benchmark did not report"
+
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 EDGE_RSS=$(rss_kb "$EDGE_PID")
 RENDERER_PID=$(ps -o pid= --ppid "$EDGE_PID" | head -1 | tr -d ' ')
@@ -184,6 +209,7 @@ DC=$(ratio "$(field d 1)" "$(field c 1)")
 BC=$(ratio "$(field b 1)" "$(field c 1)")
 EA=$(ratio "$(field e 1)" "$(field a 1)")
 BE=$(ratio "$(field b 1)" "$(field e 1)")
+FB=$(ratio "$F_TOTAL" "$(field b 1)")
 
 {
   echo "# Benchmark results: the landing page \`/\`"
@@ -200,6 +226,11 @@ BE=$(ratio "$(field b 1)" "$(field e 1)")
   row "(c) renderer alone (browser, streamed)" c
   row "(d) edge, forced miss (query varies)" d
   row "(e) reference: Go net/http, same bytes, no framework" e
+  row "(f) edge, cache hit, clean half of (f)" f
+  echo
+  echo "Row (f): $CONNS connections, half asking for \`/\` cleanly (the figures above), half sending made-up session cookies and"
+  echo "junk queries (bench/hostile.lua, $HOSTILE_RPS requests/s, $HOSTILE_MISSES of $HOSTILE_TOTAL answers not cache hits)."
+  echo "Cache hits per second, both halves together: $F_TOTAL, against $(field b 1) in the clean row (b)."
   echo
   echo "| Ratio | Measured | Target |"
   echo "|---|---:|---|"
@@ -207,7 +238,10 @@ BE=$(ratio "$(field b 1)" "$(field e 1)")
   echo "| d/c (miss through the edge vs renderer alone) | $DC | $(check "$DC" 0.9) |"
   echo "| b/c (cache hit vs rendering) | $BC | $(check "$BC" 20) |"
   echo "| e/a (reference: Go's net/http floor vs nginx) | $EA | the best b/a any Go server here could reach |"
+  echo "| f/b (hits/s with a hostile second client vs clean) | $FB | $(check "$FB" 0.9) |"
   echo "| b/e (the edge's hit path vs that floor) | $BE | |"
+  echo
+  echo "Renderer crash recovery (BenchmarkRendererTakeover, 10 kills of the active child, an uncached page each time): served again within $TAKEOVER_MS ms (p100; target < 2000)."
   echo
   mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
   echo "Resident memory (VmRSS) of the edge: $(mb "$EDGE_RSS_HITS") after the cache-hit row, $(mb "$EDGE_RSS") after the whole run;"

@@ -21,6 +21,8 @@ export interface RouteEntry {
   title: string;
   description: string;
   cache: CachePolicy;
+  /** Query parameters the page reads; the edge drops any other before rendering. */
+  query?: string[];
 }
 
 export type NotFoundEntry = Omit<RouteEntry, "path">;

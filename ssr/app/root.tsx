@@ -30,8 +30,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     googleClientId: googleClientId(),
     // GOOGLE_REDIRECT_ONLY (make run's local OpenID provider): the button is a plain redirect link, no Google script.
     googleRedirectOnly: googleRedirectOnly(),
-    // The signed-in visitor's status (null when signed out); asked only when the session cookie is sent.
-    account: await signInStatus(request),
+    // The signed-in visitor's status (null when signed out), resolved by the edge (account header).
+    account: signInStatus(request),
   };
 }
 

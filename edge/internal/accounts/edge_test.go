@@ -1,11 +1,15 @@
 package accounts_test
 
 import (
+	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/edgetest"
@@ -86,7 +90,7 @@ func TestEdgeRedirectRules(t *testing.T) {
 
 // With the real renderer: the sign-in page is server-rendered as a form that
 // posts to the edge, and a signed-in visitor's pages offer to sign out (the
-// root loader asks the edge with the visitor's cookie).
+// root loader reads the state the edge resolved).
 func TestEdgeRealPages(t *testing.T) {
 	e := startEdge(t, nil, true)
 	anon := newBrowser(t, e.URL)
@@ -109,5 +113,73 @@ func TestEdgeRealPages(t *testing.T) {
 	}
 	if res, _ := b.do("GET", "/login", ""); res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/contact-us" {
 		t.Fatalf("signed-in /login: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+// During a SIGTERM drain the edge stops accepting connections; signed-in
+// pages already in flight still render signed in, since the renderer reads
+// the state the edge resolved instead of calling back into the edge.
+func TestSignedInPagesDuringDrain(t *testing.T) {
+	reached, release := make(chan struct{}, 8), make(chan struct{})
+	e := edgetest.Start(t, edgetest.Options{RealRenderer: true, Setup: func(e *edgetest.Edge) {
+		pages := e.Server.Pages() // the production page handler: sessions, cache, renderer
+		e.Server.SetPages(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/privacy-policy" {
+				reached <- struct{}{}
+				<-release
+			}
+			pages.ServeHTTP(w, r)
+		}))
+	}})
+	b := newBrowser(t, e.URL)
+	if res, body := b.do("POST", "/api/v1/oaccount/register", `{"name":"Ana","email":"ana@example.com","password":"correct horse battery","storeName":"ana"}`); res.StatusCode != http.StatusCreated {
+		t.Fatalf("register: %d %s", res.StatusCode, body)
+	}
+	const n = 4
+	bodies := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("GET", e.URL+"/privacy-policy", nil)
+			req.Header.Set("User-Agent", edgetest.ChromeUA)
+			res, err := b.c.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer res.Body.Close()
+			out, _ := io.ReadAll(res.Body)
+			bodies[i] = string(out)
+		}()
+	}
+	for range n {
+		<-reached
+	}
+	// SIGTERM: the edge drains; wait until it no longer accepts connections.
+	drained := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		drained <- e.Shutdown(ctx)
+	}()
+	for {
+		c, err := net.DialTimeout("tcp", strings.TrimPrefix(e.URL, "http://"), time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(release)
+	wg.Wait()
+	if err := <-drained; err != nil {
+		t.Fatal(err)
+	}
+	for i, body := range bodies {
+		if !strings.Contains(body, `action="/api/v1/oaccount/logout"`) {
+			t.Errorf("in-flight page %d rendered signed out during the drain (%d bytes)", i, len(body))
+		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 
 // site is the accounts API and the page middleware served over real HTTP
 // by an echo server on loopback, in front of a stand-in page handler that
-// answers "page <path>".
+// answers "page <path>", plus " as <AccountHeader>" for a signed-in visitor.
 type site struct {
 	t   *testing.T
 	db  *storage.DB
@@ -53,7 +53,11 @@ func newSite(t *testing.T, db *storage.DB, sender mail.Sender, edit func(*Option
 	}
 	st.svc.Register(e.Group("/api/v1"))
 	pages := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "page "+r.URL.Path)
+		body := "page " + r.URL.Path
+		if a := r.Header.Get(AccountHeader); a != "" {
+			body += " as " + a
+		}
+		io.WriteString(w, body)
 	})
 	e.Any("/*", echo.WrapHandler(st.svc.Pages(pages)))
 	return st

@@ -1,14 +1,27 @@
 package accounts
 
 import (
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
+
+	"omnibus/shared"
 )
+
+// AccountHeader carries the sign-in state this middleware resolved to the
+// page cache and the renderer (JSON {"isLoggedIn":true,"omnicustomerStatus":
+// "..."}); absent for anonymous visitors. Any incoming copy is removed.
+var AccountHeader = shared.HTTP.AccountHeader
 
 // Pages wraps the page handler (the renderer proxy and page cache) with what
 // the edge decides before anything renders (SPEC §4, §6):
 //
+//   - the session, resolved once per page request: a signed-in visitor's
+//     request carries AccountHeader (the cache bypasses it, the renderer's
+//     root loader reads it) and the session slides (Set-Cookie from here);
+//     a cookie that names no live session is cleared and the visitor is
+//     anonymous (the cache answers);
 //   - GET/HEAD /login or /register by a signed-in visitor: 302 to
 //     /contact-us (status account_created or pending_initial_license_payment)
 //     or to the merchant app (MERCHANT_APP_URL, any other status);
@@ -17,29 +30,60 @@ import (
 //     never leaves in a Referer.
 //
 // A database error while reading the session is logged and the page is
-// served as to an anonymous visitor.
+// served as to an anonymous visitor (the cookie is kept).
 func (s *Service) Pages(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del(AccountHeader)
 		path := strings.TrimSuffix(r.URL.Path, "/")
 		get := r.Method == http.MethodGet || r.Method == http.MethodHead
+		if get && path == ssoCallback && (r.URL.Query().Has("state") || r.URL.Query().Has("code")) {
+			s.googleCallback(w, r)
+			return
+		}
+		acct := s.pageAccount(w, r)
 		switch {
 		case get && (path == "/login" || path == "/register"):
-			acct, err := s.current(r.Context(), w, r)
-			if err != nil {
-				slog.Error("accounts: session lookup", "err", err)
-			}
 			w.Header().Add("Vary", "Cookie")
 			if acct != nil {
 				noStore(w)
 				http.Redirect(w, r, s.Destination(acct.Status), http.StatusFound)
 				return
 			}
-		case get && path == ssoCallback && (r.URL.Query().Has("state") || r.URL.Query().Has("code")):
-			s.googleCallback(w, r)
-			return
 		case path == "/reset-password":
 			w.Header().Set("Referrer-Policy", "no-referrer")
 		}
+		if acct != nil {
+			r.Header.Set(AccountHeader, accountJSON(acct.Status))
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// pageAccount is the signed-in account of a page request, or nil. Only a
+// request that sends the session cookie costs a lookup; a malformed cookie is
+// cleared without one.
+func (s *Service) pageAccount(w http.ResponseWriter, r *http.Request) *Account {
+	c, err := r.Cookie(CookieName)
+	if err != nil {
+		return nil
+	}
+	if !validToken(c.Value) {
+		s.clearCookie(w)
+		return nil
+	}
+	acct, err := s.current(r.Context(), w, r)
+	if err != nil {
+		slog.Error("accounts: session lookup", "err", err)
+		return nil
+	}
+	return acct
+}
+
+// accountJSON is AccountHeader's value for a signed-in visitor.
+func accountJSON(status string) string {
+	b, _ := json.Marshal(struct {
+		IsLoggedIn         bool   `json:"isLoggedIn"`
+		OmnicustomerStatus string `json:"omnicustomerStatus"`
+	}{true, status})
+	return string(b)
 }

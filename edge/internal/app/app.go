@@ -104,6 +104,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		}
 		db := a.DB
 		a.closers = append(a.closers, func() { db.Close() }) // last: after the server and the renderer
+		if err = a.DB.LimitPool(cfg.DBMaxOpenConns, cfg.DBPoolWait); err != nil {
+			return nil, err
+		}
 	}
 
 	// 2. The listener first, so the renderer can be told the edge's port
@@ -146,12 +149,12 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// 4. Pages: everything that is not API, health or a static file, through
 	// the page cache (off in dev mode, where pages change with every edit,
 	// and with CACHE_MAX_BYTES=0).
-	var pages http.Handler = proxy.New(proxy.Options{Target: rend.URL(), Timeout: cfg.RendererTimeout, Logger: log})
+	var pages http.Handler = proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log})
+	policies, err := cache.ParsePolicies(shared.RoutesJSON)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
-		policies, err := cache.ParsePolicies(shared.RoutesJSON)
-		if err != nil {
-			return nil, err
-		}
 		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log})
 		fanCtx, stopFanout := context.WithCancel(context.Background())
 		a.closers = append(a.closers, stopFanout)
@@ -180,6 +183,12 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
 	pages = a.Billing.Pages(pages)
+	// Every form of a page's address (path spellings, junk queries) reaches
+	// the session middleware, the cache and the renderer as one. Not in dev
+	// mode, where Vite's module URLs and their queries pass through here.
+	if !cfg.RendererDev {
+		pages = policies.Canonical(pages)
+	}
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
@@ -197,8 +206,10 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// 7. The server and its routes.
 	db := a.DB
 	a.Server = server.New(server.Options{
-		Pages:  pages,
-		Assets: files,
+		Pages:          pages,
+		Assets:         files,
+		TrustedProxies: cfg.TrustedProxies,
+		Limits:         server.Limits{MaxConns: cfg.MaxConnections},
 		Checks: map[string]server.Check{
 			"database": func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error },
 			"renderer": rend.Check,

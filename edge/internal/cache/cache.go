@@ -28,10 +28,12 @@ import (
 	"omnibus/shared"
 )
 
-// SessionCookie is the edge's session cookie. A request carrying it may see
-// a page made for that visitor, so it is never answered from, nor stored in,
-// the shared cache.
-var SessionCookie = shared.HTTP.SessionCookie
+// AccountHeader carries the sign-in state the edge resolved from the session
+// cookie (accounts.Pages, which runs first and strips any incoming copy). A
+// request carrying it is signed in and gets a page made for that visitor, so
+// it is never answered from, nor stored in, the shared cache. A cookie alone
+// (made up, expired) does not bypass the cache.
+var AccountHeader = shared.HTTP.AccountHeader
 
 // RenderModeHeader asks the renderer for the complete document (everything
 // resolved, as crawlers get it) instead of a stream, so the one stored copy
@@ -164,12 +166,12 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 }
 
 // anonymousRead reports whether a request may be answered from the shared
-// cache: a GET or HEAD without a session or credentials.
+// cache: a GET or HEAD of no signed-in visitor, without credentials.
 func anonymousRead(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
-	if ck, err := r.Cookie(SessionCookie); err == nil && ck.Value != "" {
+	if r.Header.Get(AccountHeader) != "" {
 		return false
 	}
 	return r.Header.Get("Authorization") == "" && r.Header.Get("Upgrade") == ""
@@ -391,8 +393,9 @@ func storedHeader(h http.Header) http.Header {
 // Header values the hit path assigns as they are (no allocation). A later
 // Add elsewhere copies them, since their capacity is their length.
 var (
-	xCacheValues = map[string][]string{"HIT": {"HIT"}, "MISS": {"MISS"}, "STALE": {"STALE"}}
-	varyEncoding = []string{"Accept-Encoding"}
+	xCacheValues   = map[string][]string{"HIT": {"HIT"}, "MISS": {"MISS"}, "STALE": {"STALE"}}
+	varyEncoding   = []string{"Accept-Encoding"}
+	privateNoCache = []string{"private, no-cache"}
 )
 
 // serve writes a stored (or shared) entry in the encoding the client prefers.
@@ -416,6 +419,11 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry, xcache s
 		return
 	}
 	h["Cache-Control"] = e.cacheControl
+	if len(h["Set-Cookie"]) > 0 {
+		// The edge cleared a dead session cookie on this answer: the page
+		// is shared, this answer is not.
+		h["Cache-Control"] = privateNoCache
+	}
 	if age := int(c.now().Sub(e.stored).Seconds()); age > 0 {
 		h["Age"] = []string{strconv.Itoa(age)}
 	}

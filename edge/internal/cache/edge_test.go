@@ -14,6 +14,7 @@ import (
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/shared"
 )
 
 // startCachedEdge starts a whole edge as main wires it (edgetest runs
@@ -77,19 +78,23 @@ func TestRendererKilled(t *testing.T) {
 		t.Fatalf("browser %s %s, crawler %s %s", res.Header.Get("X-Cache"), res.Header.Get("ETag"), cres.Header.Get("X-Cache"), cres.Header.Get("ETag"))
 	}
 
-	// Kill the renderer. The supervisor restarts it after a pause; should
-	// it already be back when the uncached page is asked for, kill it again
-	// and ask for another page.
+	// Kill the renderer: the active child and its warm standby. The
+	// supervisor restarts them; should one already be back when the
+	// uncached page is asked for, kill them again and ask for another page.
 	starts := e.Renderer.Starts()
 	uncached := []string{"/omnibus-university", "/help-centre", "/ombre", "/forge", "/career"}
 	saw503 := false
 	for _, path := range uncached {
-		pid := e.Renderer.PID()
-		if pid == 0 {
+		pids := e.Renderer.PIDs()
+		if len(pids) == 0 {
 			t.Fatal("no renderer child")
 		}
-		syscall.Kill(-pid, syscall.SIGKILL) // its process group: node and anything it started
-		waitExit(t, pid)
+		for _, pid := range pids {
+			syscall.Kill(-pid, syscall.SIGKILL) // its process group: node and anything it started
+		}
+		for _, pid := range pids {
+			waitExit(t, pid)
+		}
 
 		res, _ := e.Get(t, "/")
 		if res.StatusCode != 200 || res.Header.Get("X-Cache") != "HIT" {
@@ -200,6 +205,50 @@ func TestPurgeReachesOtherEdges(t *testing.T) {
 		}
 		if r, _ := b.Get(t, "/features"); r.Header.Get("X-Cache") != "HIT" {
 			t.Fatalf("the other edge purged more than /blog: %q", r.Header.Get("X-Cache"))
+		}
+	})
+}
+
+// Hostile traffic through the production wiring (canonical addresses,
+// sessions, cache): made-up session cookies and junk queries are answered
+// from the cache (the cookie cleared), so neither bypasses nor floods it.
+func TestFakeCookiesAndJunkQueriesHitTheCache(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		e := edgetest.Start(t, edgetest.Options{DB: db})
+		get := func(path, cookie string) *http.Response {
+			req, _ := http.NewRequest(http.MethodGet, e.URL+path, nil)
+			if cookie != "" {
+				req.Header.Set("Cookie", cookie)
+			}
+			res, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			return res
+		}
+		if res := get("/features", ""); res.Header.Get("X-Cache") != "MISS" {
+			t.Fatalf("first /features: %q", res.Header.Get("X-Cache"))
+		}
+		session := shared.HTTP.SessionCookie
+		for _, cookie := range []string{session + "=made-up", session + "=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "theme=dark; " + session + "=x"} {
+			res := get("/features?q=1&page=9&utm_source=z", cookie)
+			cleared := false
+			for _, ck := range res.Cookies() {
+				cleared = cleared || (ck.Name == session && ck.MaxAge < 0)
+			}
+			if res.StatusCode != 200 || res.Header.Get("X-Cache") != "HIT" || !cleared {
+				t.Fatalf("cookie %q: %d X-Cache %q, cookie cleared %v", cookie, res.StatusCode, res.Header.Get("X-Cache"), cleared)
+			}
+			if cc := res.Header.Get("Cache-Control"); !strings.HasPrefix(cc, "private") {
+				t.Errorf("an answer that clears a cookie must not be shared downstream: Cache-Control %q", cc)
+			}
+		}
+		if res := get("//evil.example/features", ""); res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/evil.example/features" {
+			t.Errorf("//evil.example/features: %d → %q", res.StatusCode, res.Header.Get("Location"))
+		}
+		if n, _ := e.App.Cache.Stats(); n != 1 {
+			t.Errorf("%d cache entries, want 1", n)
 		}
 	})
 }

@@ -14,6 +14,10 @@ type Policy struct {
 	Private bool
 	Fresh   time.Duration
 	Stale   time.Duration
+	// Query names the query parameters the route's page reads (its own
+	// "query" plus its layout's in the route table). Any other parameter is
+	// dropped before the cache and the renderer see the request (Canonical).
+	Query map[string]bool
 }
 
 // Policies maps request paths to the route table's cache policies.
@@ -33,12 +37,17 @@ type routePolicy struct {
 func ParsePolicies(routesJSON []byte) (Policies, error) {
 	var table struct {
 		NotFound struct {
-			Cache json.RawMessage `json:"cache"`
+			Layout string          `json:"layout"`
+			Cache  json.RawMessage `json:"cache"`
+			Query  []string        `json:"query"`
 		} `json:"notFound"`
-		Routes []struct {
-			ID    string          `json:"id"`
-			Path  string          `json:"path"`
-			Cache json.RawMessage `json:"cache"`
+		LayoutQuery map[string][]string `json:"layoutQuery"`
+		Routes      []struct {
+			ID     string          `json:"id"`
+			Path   string          `json:"path"`
+			Layout string          `json:"layout"`
+			Cache  json.RawMessage `json:"cache"`
+			Query  []string        `json:"query"`
 		} `json:"routes"`
 	}
 	if err := json.Unmarshal(routesJSON, &table); err != nil {
@@ -49,14 +58,30 @@ func ParsePolicies(routesJSON []byte) (Policies, error) {
 	if ps.notFound, err = parsePolicy(table.NotFound.Cache); err != nil {
 		return Policies{}, fmt.Errorf("cache: notFound: %w", err)
 	}
+	ps.notFound.Query = querySet(table.NotFound.Query, table.LayoutQuery[table.NotFound.Layout])
 	for _, r := range table.Routes {
 		p, err := parsePolicy(r.Cache)
 		if err != nil {
 			return Policies{}, fmt.Errorf("cache: route %s: %w", r.ID, err)
 		}
+		p.Query = querySet(r.Query, table.LayoutQuery[r.Layout])
 		ps.routes = append(ps.routes, routePolicy{segments: splitPath(r.Path), policy: p})
 	}
 	return ps, nil
+}
+
+// querySet is the union of the parameter lists (nil when empty).
+func querySet(lists ...[]string) map[string]bool {
+	var set map[string]bool
+	for _, l := range lists {
+		for _, name := range l {
+			if set == nil {
+				set = map[string]bool{}
+			}
+			set[name] = true
+		}
+	}
+	return set
 }
 
 func parsePolicy(raw json.RawMessage) (Policy, error) {

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"omnibus/edge/internal/http/request"
 )
 
 // Config is the edge's whole configuration.
@@ -98,6 +100,19 @@ type Config struct {
 	// warn or error, default info).
 	LogLevel slog.Level
 
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For, -Proto
+	// and -Host are believed, besides loopback (TRUSTED_PROXIES,
+	// comma-separated CIDRs or addresses; default none).
+	TrustedProxies request.Proxies
+	// MaxConnections caps the edge's open client connections
+	// (MAX_CONNECTIONS, default 4096); more wait to be accepted.
+	MaxConnections int
+	// DBMaxOpenConns bounds the database connection pool
+	// (DB_MAX_OPEN_CONNS, default 20).
+	DBMaxOpenConns int
+	// DBPoolWait is how long a request waits for a free database connection
+	// before it is answered 503 (DB_POOL_WAIT, default 2s).
+	DBPoolWait time.Duration
 	// StripeSecretKey turns on payments through Stripe Checkout
 	// (STRIPE_SECRET_KEY, sk_live_… or sk_test_…); it needs
 	// StripeWebhookSecret too.
@@ -194,6 +209,10 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 		StripeAPIURL:         l.httpURL("STRIPE_API_URL", "", false),
 		PaymentsTestMode:     l.boolean("PAYMENTS_TEST_MODE"),
 		AdminConsoleURL:      l.httpURL("ADMIN_CONSOLE_URL", "https://admin.omnibus.example", false),
+		TrustedProxies:       l.proxies("TRUSTED_PROXIES"),
+		MaxConnections:       l.count("MAX_CONNECTIONS", 4096),
+		DBMaxOpenConns:       l.count("DB_MAX_OPEN_CONNS", 20),
+		DBPoolWait:           l.duration("DB_POOL_WAIT", 2*time.Second),
 	}
 	l.payments(cfg)
 	if cfg.GoogleClientSecret != "" && cfg.GoogleClientID == "" {
@@ -245,6 +264,10 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("PAYMENTS_TEST_MODE", c.PaymentsTestMode),
 		slog.String("payments", c.PaymentMode()),
 		slog.String("ADMIN_CONSOLE_URL", c.AdminConsoleURL),
+		slog.Any("TRUSTED_PROXIES", c.TrustedProxies),
+		slog.Int("MAX_CONNECTIONS", c.MaxConnections),
+		slog.Int("DB_MAX_OPEN_CONNS", c.DBMaxOpenConns),
+		slog.Duration("DB_POOL_WAIT", c.DBPoolWait),
 	)
 }
 
@@ -528,4 +551,32 @@ func (l *loader) payments(c Config) {
 	if u, err := url.Parse(c.GoogleIssuerURL); c.GoogleClientID != "" && !c.Development() && (err != nil || isLoopback(u.Hostname())) {
 		l.fail("GOOGLE_ISSUER_URL", c.GoogleIssuerURL, "a real provider outside development (the local one signs in anyone)")
 	}
+}
+
+// count is a positive whole number.
+func (l *loader) count(key string, def int) int {
+	v, ok := l.get(key)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		l.fail(key, v, "a whole number of at least 1")
+		return def
+	}
+	return n
+}
+
+// proxies is a comma-separated list of CIDRs or addresses.
+func (l *loader) proxies(key string) request.Proxies {
+	v, ok := l.get(key)
+	if !ok {
+		return nil
+	}
+	ps, err := request.ParseProxies(v)
+	if err != nil {
+		l.fail(key, v, "comma-separated CIDRs or IP addresses, such as 10.0.0.0/8, 192.0.2.7")
+		return nil
+	}
+	return ps
 }

@@ -77,6 +77,14 @@ func TestEachVariable(t *testing.T) {
 		{"LOG_FORMAT", "xml", false, nil},
 		{"LOG_LEVEL", "debug", true, func(c Config) bool { return c.LogLevel == slog.LevelDebug }},
 		{"LOG_LEVEL", "loud", false, nil},
+		{"TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", true, func(c Config) bool { return len(c.TrustedProxies) == 2 && c.TrustedProxies.Trusts("10.9.9.9") }},
+		{"TRUSTED_PROXIES", "10.0.0.0/33", false, nil},
+		{"MAX_CONNECTIONS", "100", true, func(c Config) bool { return c.MaxConnections == 100 }},
+		{"MAX_CONNECTIONS", "0", false, nil},
+		{"DB_MAX_OPEN_CONNS", "5", true, func(c Config) bool { return c.DBMaxOpenConns == 5 }},
+		{"DB_MAX_OPEN_CONNS", "many", false, nil},
+		{"DB_POOL_WAIT", "500ms", true, func(c Config) bool { return c.DBPoolWait == 500*time.Millisecond }},
+		{"DB_POOL_WAIT", "0", false, nil},
 	}
 	for _, tc := range cases {
 		cfg, err := load(map[string]string{tc.key: tc.value})

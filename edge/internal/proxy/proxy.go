@@ -25,8 +25,12 @@ import (
 
 // Options configure New.
 type Options struct {
-	// Target is the renderer's origin (renderer.Supervisor.URL()).
+	// Target is the renderer's origin.
 	Target *url.URL
+	// Upstream, when set, is asked for the renderer's origin on every
+	// request instead (renderer.Supervisor.URL: it changes when the warm
+	// standby takes over from a crashed child).
+	Upstream func() *url.URL
 	// Timeout bounds one proxied request from start to the last byte
 	// (RENDERER_TIMEOUT, default 30s). It replaces a server-wide
 	// WriteTimeout, which would cut long streams everywhere.
@@ -53,10 +57,14 @@ func New(opts Options) *Proxy {
 	if log == nil {
 		log = slog.Default()
 	}
-	target := opts.Target
+	upstream := opts.Upstream
+	if upstream == nil {
+		target := opts.Target
+		upstream = func() *url.URL { return target }
+	}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(target)
+			pr.SetURL(upstream())
 			pr.Out.Host = pr.In.Host // the renderer sees the public host
 			setForwarded(pr.Out, pr.In)
 		},
@@ -110,12 +118,12 @@ func NewTransport(timeout time.Duration) *http.Transport {
 }
 
 // setForwarded tells the renderer who asked and how. Incoming forwarding
-// headers are kept only when the peer is a trusted proxy (loopback or a
-// private network); from anyone else they are replaced, so a visitor cannot
+// headers are kept only when the peer is a trusted proxy (loopback or
+// TRUSTED_PROXIES); from anyone else they are replaced, so a visitor cannot
 // claim another address.
 func setForwarded(out, in *http.Request) {
 	peer := request.PeerIP(in)
-	trusted := request.TrustedProxy(peer)
+	trusted := request.FromTrustedProxy(in)
 
 	xff := peer
 	if prior := in.Header.Get("X-Forwarded-For"); trusted && prior != "" {

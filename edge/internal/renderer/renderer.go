@@ -1,12 +1,13 @@
 // Package renderer runs the Node renderer (ssr/server.js) as a child process
 // of the edge, or points at an external one (RENDERER_URL).
 //
-// The child listens on 127.0.0.1:Port only; the edge is the sole public
-// listener. When the child dies the supervisor starts it again, waiting
-// longer after each quick failure (250 ms doubling up to 10 s; the wait
-// resets once a child has stayed up for 30 s). On Stop it sends SIGTERM to
-// the child's process group (node and anything it spawned, e.g. Vite in dev
-// mode), then SIGKILL after a grace period.
+// The children listen on loopback only (the active one first on Port, the
+// warm standby on a free port); the edge is the sole public listener. When
+// the active child dies the standby takes over at once and the dead one is
+// started again; a child that dies before it ever answered is restarted
+// after a pause that doubles (250 ms up to 10 s). On Stop it sends SIGTERM
+// to each child's process group (node and anything it spawned, e.g. Vite in
+// dev mode), then SIGKILL after a grace period.
 package renderer
 
 import (
@@ -51,21 +52,34 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Supervisor owns the renderer: a child process it keeps alive, or an
+// Supervisor owns the renderer: child processes it keeps alive, or an
 // external URL it only checks.
+//
+// In production two children run: the active one, which every page goes
+// to, and a warm standby on a port of its own. When the active child dies
+// the standby takes over at once (URL changes) and the dead one is started
+// again as the new standby, so a crash costs the requests it had in flight,
+// not a Node start-up. Dev mode (Vite) runs a single child.
 type Supervisor struct {
-	url    *url.URL
+	url    *url.URL // external renderer only
 	client *http.Client
 	log    *slog.Logger
 
-	// child only
+	// children only
 	opts    Options
 	stop    chan struct{}
 	done    chan struct{}
 	mu      sync.Mutex
-	cmd     *exec.Cmd
-	pgid    int // process group of the latest child (its pid)
+	slots   []*instance // the latest instance of each slot (nil between runs)
+	active  *instance
 	started int // how many times a child was started
+}
+
+// instance is one run of one child process.
+type instance struct {
+	url   *url.URL
+	pid   int // also its process group
+	ready bool
 }
 
 // External uses a renderer someone else runs; nothing is started or stopped.
@@ -77,9 +91,10 @@ func External(rawURL string) (*Supervisor, error) {
 	return &Supervisor{url: u, client: healthClient(), log: slog.Default()}, nil
 }
 
-// Start launches the child renderer and keeps it running until Stop. It
-// returns at once; use WaitReady to wait for the first answer. It fails if
-// server.js is missing or something else already listens on the port.
+// Start launches the child renderer (and its standby) and keeps it running
+// until Stop. It returns at once; use WaitReady to wait for the first
+// answer. It fails if server.js is missing or something else already
+// listens on the port.
 func Start(opts Options) (*Supervisor, error) {
 	if opts.Node == "" {
 		opts.Node = "node"
@@ -99,14 +114,23 @@ func Start(opts Options) (*Supervisor, error) {
 		return nil, fmt.Errorf("renderer: %s is already in use; set RENDERER_PORT to a free port or RENDERER_URL to use that renderer", addr)
 	}
 	s := &Supervisor{
-		url:    &url.URL{Scheme: "http", Host: addr},
 		client: healthClient(),
 		log:    opts.Logger,
 		opts:   opts,
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
-	go s.supervise()
+	n := 2
+	if opts.Dev {
+		n = 1
+	}
+	s.slots = make([]*instance, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.supervise(i) }()
+	}
+	go func() { wg.Wait(); close(s.done) }()
 	return s, nil
 }
 
@@ -118,18 +142,59 @@ func healthClient() *http.Client {
 	}
 }
 
-// URL is the renderer's origin.
-func (s *Supervisor) URL() *url.URL { return s.url }
+// URL is the origin pages go to: the external renderer, or the active
+// child (it changes when the standby takes over; ask per request).
+func (s *Supervisor) URL() *url.URL {
+	if s.url != nil {
+		return s.url
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active != nil {
+		return s.active.url
+	}
+	return &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(s.opts.Port))}
+}
 
-// PID is the current child's process id, or 0 (external renderer, or
-// between restarts).
+// PID is the active child's process id, or 0 (external renderer, or none
+// running).
 func (s *Supervisor) PID() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cmd == nil || s.cmd.Process == nil {
+	if s.active == nil {
 		return 0
 	}
-	return s.cmd.Process.Pid
+	return s.active.pid
+}
+
+// ReadyPIDs are the process ids of the children answering health checks,
+// the active one first.
+func (s *Supervisor) ReadyPIDs() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var pids []int
+	if s.active != nil && s.active.ready {
+		pids = append(pids, s.active.pid)
+	}
+	for _, in := range s.slots {
+		if in != nil && in.ready && in != s.active {
+			pids = append(pids, in.pid)
+		}
+	}
+	return pids
+}
+
+// PIDs are the process ids of every running child.
+func (s *Supervisor) PIDs() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var pids []int
+	for _, in := range s.slots {
+		if in != nil {
+			pids = append(pids, in.pid)
+		}
+	}
+	return pids
 }
 
 // Starts is how many times a child has been started (1 after a clean start).
@@ -143,8 +208,10 @@ func (s *Supervisor) Starts() int {
 const HealthPath = "/__renderer/health"
 
 // Check asks the renderer's health endpoint; a 2xx answer is healthy.
-func (s *Supervisor) Check(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url.JoinPath(HealthPath).String(), nil)
+func (s *Supervisor) Check(ctx context.Context) error { return s.check(ctx, s.URL()) }
+
+func (s *Supervisor) check(ctx context.Context, u *url.URL) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.JoinPath(HealthPath).String(), nil)
 	if err != nil {
 		return err
 	}
@@ -171,7 +238,7 @@ func (s *Supervisor) WaitReady(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("renderer at %s not ready: %w", s.url, ctx.Err())
+			return fmt.Errorf("renderer at %s not ready: %w", s.URL(), ctx.Err())
 		case <-t.C:
 		}
 	}
@@ -204,31 +271,31 @@ func (s *Supervisor) Stop(ctx context.Context) error {
 const (
 	minBackoff = 250 * time.Millisecond
 	maxBackoff = 10 * time.Second
-	healthyRun = 30 * time.Second
+	readyPoll  = 50 * time.Millisecond
 )
 
-func (s *Supervisor) supervise() {
+// supervise keeps slot i's child running. A child that dies before it ever
+// answered is restarted after a pause that doubles each time (250 ms up to
+// 10 s: a broken build must not spin); one that had been serving is
+// restarted at once.
+func (s *Supervisor) supervise(i int) {
 	// Pdeathsig (set below) fires when the thread that forked the child
 	// exits. Pin this goroutine to its thread for the supervisor's life, so
 	// the child is told to stop if the edge dies without running Stop.
 	runtime.LockOSThread()
-	defer close(s.done)
 	backoff := minBackoff
 	for {
-		began := time.Now()
-		exited, err := s.spawn()
+		in, exited, err := s.spawn(i)
+		ready := false
 		if err != nil {
 			s.log.Error("renderer: start failed", "err", err)
 		} else {
-			select {
-			case err := <-exited:
-				s.log.Error("renderer: exited; restarting", "err", err, "in", backoff)
-			case <-s.stop:
-				s.terminate(exited)
+			ready = s.watch(in, exited)
+			if s.stopped() {
 				return
 			}
 		}
-		if time.Since(began) > healthyRun {
+		if ready {
 			backoff = minBackoff
 		}
 		select {
@@ -236,12 +303,112 @@ func (s *Supervisor) supervise() {
 		case <-s.stop:
 			return
 		}
-		backoff = min(backoff*2, maxBackoff)
+		if !ready {
+			backoff = min(backoff*2, maxBackoff)
+		}
 	}
 }
 
-// spawn starts one child and returns a channel that receives its exit.
-func (s *Supervisor) spawn() (<-chan error, error) {
+// watch polls in's health until it answers (then it may become active) and
+// waits for its exit or Stop. It reports whether in was ever ready.
+func (s *Supervisor) watch(in *instance, exited <-chan error) (wasReady bool) {
+	tick := time.NewTicker(readyPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-exited:
+			s.down(in)
+			s.log.Error("renderer: exited; restarting", "pid", in.pid, "err", err, "was_serving", wasReady)
+			return wasReady
+		case <-s.stop:
+			s.terminate(in, exited)
+			s.down(in)
+			return wasReady
+		case <-tick.C:
+			if wasReady {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			if s.check(ctx, in.url) == nil {
+				wasReady = true
+				s.warm(in)
+				s.up(in)
+				tick.Reset(time.Hour)
+			}
+			cancel()
+		}
+	}
+}
+
+// warm renders the landing page once on a child that has just started, so
+// the first visitor it serves after a takeover does not pay for Node's cold
+// start (module loading, JIT). Failures are ignored: health said it is up.
+func (s *Supervisor) warm(in *instance) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, in.url.String()+"/", nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+}
+
+// up marks in ready; it becomes the active child if there is none ready.
+func (s *Supervisor) up(in *instance) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in.ready = true
+	if s.active == nil || !s.active.ready {
+		s.active = in
+	}
+}
+
+// down forgets in; if it was active, a ready standby takes over at once.
+func (s *Supervisor) down(in *instance) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in.ready = false
+	for i, x := range s.slots {
+		if x == in {
+			s.slots[i] = nil
+		}
+	}
+	if s.active == in {
+		for _, x := range s.slots {
+			if x != nil && x.ready {
+				s.active = x
+				s.log.Warn("renderer: standby took over", "pid", x.pid, "url", x.url.String())
+				return
+			}
+		}
+	}
+}
+
+func (s *Supervisor) stopped() bool {
+	select {
+	case <-s.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// spawn starts slot i's child and returns it with a channel that receives
+// its exit. Slot 0 listens on Port; the standby slot on a free port.
+func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
+	port := s.opts.Port
+	if i > 0 {
+		var err error
+		if port, err = freePort(); err != nil {
+			return nil, nil, err
+		}
+	}
 	args := []string{"server.js"}
 	nodeEnv := "production"
 	if s.opts.Dev {
@@ -251,7 +418,7 @@ func (s *Supervisor) spawn() (<-chan error, error) {
 	cmd := exec.Command(s.opts.Node, args...)
 	cmd.Dir = s.opts.Dir
 	cmd.Env = append(os.Environ(),
-		"PORT="+strconv.Itoa(s.opts.Port),
+		"PORT="+strconv.Itoa(port),
 		"HOST=127.0.0.1",
 		"NODE_ENV="+nodeEnv,
 		"API_URL="+s.opts.APIURL,
@@ -262,41 +429,46 @@ func (s *Supervisor) spawn() (<-chan error, error) {
 	cmd.Stderr = s.opts.Output
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	s.mu.Lock()
+	if s.stopped() {
+		s.mu.Unlock()
+		return nil, nil, errors.New("renderer: stopping")
+	}
 	if err := cmd.Start(); err != nil {
 		s.mu.Unlock()
-		return nil, err
+		return nil, nil, err
 	}
-	s.cmd = cmd
-	s.pgid = cmd.Process.Pid
+	in := &instance{url: &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}, pid: cmd.Process.Pid}
+	s.slots[i] = in
 	s.started++
 	s.mu.Unlock()
-	s.log.Info("renderer: started", "pid", cmd.Process.Pid, "url", s.url.String(), "dev", s.opts.Dev)
+	s.log.Info("renderer: started", "pid", in.pid, "url", in.url.String(), "dev", s.opts.Dev, "slot", i)
 	exited := make(chan error, 1)
-	go func() {
-		err := cmd.Wait()
-		s.mu.Lock()
-		s.cmd = nil
-		s.mu.Unlock()
-		exited <- err
-	}()
-	return exited, nil
+	go func() { exited <- cmd.Wait() }()
+	return in, exited, nil
 }
 
-// terminate asks the child's group to stop and waits for the child; Stop
+// freePort is a loopback port nobody listens on right now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// terminate asks in's group to stop and waits for the child; Stop
 // escalates to SIGKILL when its grace period ends.
-func (s *Supervisor) terminate(exited <-chan error) {
-	s.signal(syscall.SIGTERM)
+func (s *Supervisor) terminate(in *instance, exited <-chan error) {
+	_ = syscall.Kill(-in.pid, syscall.SIGTERM)
 	<-exited
 	// Whatever the child left in its group (a Vite watcher) goes too.
-	s.signal(syscall.SIGKILL)
+	_ = syscall.Kill(-in.pid, syscall.SIGKILL)
 }
 
-// signal sends sig to the latest child's process group.
+// signal sends sig to every running child's process group.
 func (s *Supervisor) signal(sig syscall.Signal) {
-	s.mu.Lock()
-	pgid := s.pgid
-	s.mu.Unlock()
-	if pgid > 0 {
-		_ = syscall.Kill(-pgid, sig)
+	for _, pid := range s.PIDs() {
+		_ = syscall.Kill(-pid, sig)
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/net/netutil"
 
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/http/request"
@@ -39,8 +40,7 @@ import (
 // BodyLimit(n) as route middleware.
 const DefaultAPIBodyLimit = 16 << 10
 
-// Server timeouts. There is deliberately no WriteTimeout: it would cut long
-// page streams; the page proxy bounds each request instead.
+// Server timeouts (see limits.go for how writes are bounded).
 const (
 	ReadHeaderTimeout = 10 * time.Second
 	IdleTimeout       = 120 * time.Second
@@ -63,6 +63,11 @@ type Options struct {
 	APIBodyLimit int64
 	// Logger for the access log and errors (default slog.Default()).
 	Logger *slog.Logger
+	// TrustedProxies are the peers whose X-Forwarded-* headers are believed,
+	// besides loopback (TRUSTED_PROXIES; default none).
+	TrustedProxies request.Proxies
+	// Limits bound what one connection may hold (zero values: defaults).
+	Limits Limits
 }
 
 // Server is the edge's HTTP server.
@@ -78,6 +83,7 @@ type Server struct {
 	checks map[string]Check
 	log    *slog.Logger
 	http   *http.Server
+	limits Limits
 }
 
 // New builds the server. Routes and middleware may be added to Echo and API
@@ -92,17 +98,23 @@ func New(opts Options) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	// c.RealIP(): the nearest address in X-Forwarded-For that is not a
-	// trusted proxy (loopback, private networks). A visitor connecting
+	// trusted proxy (loopback, TRUSTED_PROXIES). A visitor connecting
 	// directly cannot forge it: their own address is untrusted, so it wins.
-	e.IPExtractor = echo.ExtractIPFromXFFHeader(
-		echo.TrustLoopback(true), echo.TrustPrivateNet(true), echo.TrustLinkLocal(false))
+	trust := []echo.TrustOption{echo.TrustLoopback(true), echo.TrustPrivateNet(false), echo.TrustLinkLocal(false)}
+	for _, n := range opts.TrustedProxies.IPNets() {
+		trust = append(trust, echo.TrustIPRange(n))
+	}
+	e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
 	e.HTTPErrorHandler = errorHandler(opts.Logger)
 
-	s := &Server{Echo: e, assets: opts.Assets, checks: opts.Checks, log: opts.Logger}
+	s := &Server{Echo: e, assets: opts.Assets, checks: opts.Checks, log: opts.Logger, limits: opts.Limits.withDefaults()}
 	s.http = &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       s.limits.ReadTimeout,
+		WriteTimeout:      s.limits.WriteTimeout,
 		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    s.limits.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 	}
 	s.SetPages(opts.Pages)
@@ -113,7 +125,8 @@ func New(opts Options) *Server {
 			return err
 		},
 	}))
-	e.Use(requestContext)
+	e.Use(s.connectionDeadlines)
+	e.Use(requestContext(opts.TrustedProxies))
 	e.Use(accessLog(opts.Logger))
 
 	getHead := []string{http.MethodGet, http.MethodHead}
@@ -195,7 +208,7 @@ func (s *Server) readyz(c echo.Context) error {
 // Serve answers requests on ln until Shutdown. It returns nil after a
 // graceful shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	err := s.http.Serve(ln)
+	err := s.http.Serve(netutil.LimitListener(ln, s.limits.MaxConns))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -215,18 +228,21 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 // requestContext gives every request its id (a well-formed incoming
 // X-Request-ID, else a new UUID), echoed on the response and stored with the
-// client IP for plain handlers (request.ID, request.ClientIP).
-func requestContext(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		id := r.Header.Get(request.HeaderRequestID)
-		if !request.ValidID(id) {
-			id = uuid.NewString()
-			r.Header.Set(request.HeaderRequestID, id)
+// client IP and the peer's trust for plain handlers (request.ID,
+// request.ClientIP, request.FromTrustedProxy).
+func requestContext(trusted request.Proxies) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			id := r.Header.Get(request.HeaderRequestID)
+			if !request.ValidID(id) {
+				id = uuid.NewString()
+				r.Header.Set(request.HeaderRequestID, id)
+			}
+			c.Response().Header().Set(request.HeaderRequestID, id)
+			c.SetRequest(request.With(r, id, c.RealIP(), trusted.Trusts(request.PeerIP(r))))
+			return next(c)
 		}
-		c.Response().Header().Set(request.HeaderRequestID, id)
-		c.SetRequest(request.With(r, id, c.RealIP()))
-		return next(c)
 	}
 }
 

@@ -5,8 +5,10 @@ package request
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 )
 
@@ -17,13 +19,26 @@ const HeaderRequestID = "X-Request-ID"
 type ctxKey struct{}
 
 type info struct {
-	id       string
-	clientIP string
+	id           string
+	clientIP     string
+	trustedProxy bool
 }
 
-// With returns r carrying the request id and the client IP.
-func With(r *http.Request, id, clientIP string) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), ctxKey{}, info{id: id, clientIP: clientIP}))
+// With returns r carrying the request id, the client IP and whether the
+// connection's peer is a trusted proxy.
+func With(r *http.Request, id, clientIP string, fromTrustedProxy bool) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), ctxKey{}, info{id: id, clientIP: clientIP, trustedProxy: fromTrustedProxy}))
+}
+
+// FromTrustedProxy reports whether r came through a trusted proxy (its peer
+// is loopback or in TRUSTED_PROXIES), so its forwarding headers
+// (X-Forwarded-For, -Proto, -Host) may be believed. Without the server
+// middleware only loopback is trusted.
+func FromTrustedProxy(r *http.Request) bool {
+	if in, ok := r.Context().Value(ctxKey{}).(info); ok {
+		return in.trustedProxy
+	}
+	return Proxies(nil).Trusts(PeerIP(r))
 }
 
 // ID is the request id set by the server middleware, else the X-Request-ID
@@ -36,7 +51,7 @@ func ID(r *http.Request) string {
 }
 
 // ClientIP is the visitor's address as the server middleware resolved it
-// (X-Forwarded-For trusted only from loopback and private proxies), else the
+// (X-Forwarded-For believed only from trusted proxies), else the
 // peer address of the connection.
 func ClientIP(r *http.Request) string {
 	if in, ok := r.Context().Value(ctxKey{}).(info); ok && in.clientIP != "" {
@@ -54,13 +69,63 @@ func PeerIP(r *http.Request) string {
 	return host
 }
 
-// TrustedProxy reports whether ip is an address a reverse proxy in front of
-// the edge may have: loopback or a private network (RFC 1918, RFC 4193).
-// Forwarding headers are believed only from such peers; anything on the
-// public internet could forge them.
-func TrustedProxy(ip string) bool {
-	p := net.ParseIP(strings.Trim(ip, "[]"))
-	return p != nil && (p.IsLoopback() || p.IsPrivate())
+// Proxies are the networks whose peers are trusted reverse proxies
+// (TRUSTED_PROXIES); loopback is always trusted. Forwarding headers are
+// believed only from them: anyone else, a private network included, could
+// forge them to dodge per-IP limits.
+type Proxies []netip.Prefix
+
+// ParseProxies reads a comma-separated list of CIDRs or single addresses
+// ("10.0.0.0/8, 192.0.2.7"); empty is none.
+func ParseProxies(s string) (Proxies, error) {
+	var ps Proxies
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !strings.Contains(f, "/") {
+			a, err := netip.ParseAddr(f)
+			if err != nil {
+				return nil, fmt.Errorf("TRUSTED_PROXIES: %q is not an IP address or CIDR", f)
+			}
+			ps = append(ps, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			return nil, fmt.Errorf("TRUSTED_PROXIES: %q is not an IP address or CIDR", f)
+		}
+		ps = append(ps, p.Masked())
+	}
+	return ps, nil
+}
+
+// Trusts reports whether ip is loopback or in one of the networks.
+func (ps Proxies) Trusts(ip string) bool {
+	a, err := netip.ParseAddr(strings.Trim(ip, "[]"))
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	if a.IsLoopback() {
+		return true
+	}
+	for _, p := range ps {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// IPNets are the networks as net.IPNet (for echo's IP extractor).
+func (ps Proxies) IPNets() []*net.IPNet {
+	out := make([]*net.IPNet, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, &net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())})
+	}
+	return out
 }
 
 // ValidID reports whether a client-supplied request id is safe to reuse in

@@ -8,13 +8,30 @@ import (
 	"omnibus/edge/internal/http/request"
 )
 
-func TestTrustedProxy(t *testing.T) {
-	for ip, want := range map[string]bool{
-		"127.0.0.1": true, "::1": true, "10.1.2.3": true, "172.16.0.9": true, "192.168.1.1": true, "fd00::1": true,
-		"203.0.113.7": false, "8.8.8.8": false, "172.32.0.1": false, "169.254.1.1": false, "": false, "junk": false,
+func TestTrustedProxies(t *testing.T) {
+	none, err := request.ParseProxies("")
+	if err != nil || len(none) != 0 {
+		t.Fatal(none, err)
+	}
+	some, err := request.ParseProxies(" 10.0.0.0/8, 192.0.2.7 ,fd00::/8")
+	if err != nil || len(some) != 3 {
+		t.Fatal(some, err)
+	}
+	for ip, want := range map[string][2]bool{ // by default, configured
+		"127.0.0.1": {true, true}, "::1": {true, true}, "10.1.2.3": {false, true}, "::ffff:10.1.2.3": {false, true},
+		"192.0.2.7": {false, true}, "192.0.2.8": {false, false}, "fd00::1": {false, true}, "192.168.1.1": {false, false},
+		"203.0.113.7": {false, false}, "": {false, false}, "junk": {false, false},
 	} {
-		if got := request.TrustedProxy(ip); got != want {
-			t.Errorf("TrustedProxy(%q) = %v", ip, got)
+		if got := none.Trusts(ip); got != want[0] {
+			t.Errorf("default Trusts(%q) = %v", ip, got)
+		}
+		if got := some.Trusts(ip); got != want[1] {
+			t.Errorf("configured Trusts(%q) = %v", ip, got)
+		}
+	}
+	for _, bad := range []string{"10.0.0.0/33", "example.com", "10.0.0.0/8;"} {
+		if _, err := request.ParseProxies(bad); err == nil {
+			t.Errorf("ParseProxies(%q) accepted", bad)
 		}
 	}
 }
@@ -38,7 +55,7 @@ func TestFallbacks(t *testing.T) {
 	if request.ClientIP(r) != "198.51.100.9" || request.ID(r) != "abc" {
 		t.Fatalf("ClientIP %q ID %q", request.ClientIP(r), request.ID(r))
 	}
-	r = request.With(r, "set-by-server", "203.0.113.7")
+	r = request.With(r, "set-by-server", "203.0.113.7", false)
 	if request.ClientIP(r) != "203.0.113.7" || request.ID(r) != "set-by-server" {
 		t.Fatalf("ClientIP %q ID %q", request.ClientIP(r), request.ID(r))
 	}

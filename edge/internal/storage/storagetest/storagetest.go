@@ -35,7 +35,17 @@ func SQLite(t testing.TB) *storage.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	bound(t, db)
 	return db
+}
+
+// bound puts the production pool bounds on db, so every storage test runs
+// through them.
+func bound(t testing.TB, db *storage.DB) {
+	t.Helper()
+	if err := db.LimitPool(0, 0); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // PostgresURL is the server tests use.
@@ -79,5 +89,6 @@ func Postgres(t testing.TB) *storage.DB {
 		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
 		admin.Close()
 	})
+	bound(t, db)
 	return db
 }

@@ -10,6 +10,7 @@ import { LoginForm } from "./login-form";
 import { RegisterForm } from "./register-form";
 import { GoogleSignIn } from "./google-signin";
 import { signInStatus } from "./session.server";
+import { ACCOUNT_HEADER } from "~/lib/http-names";
 import { SignOutButton } from "./sign-out";
 import { slugify, validateRegister } from "./validation";
 
@@ -182,23 +183,31 @@ describe("Google sign-in button", () => {
 });
 
 describe("session in the root loader", () => {
-  const req = (cookie?: string) => new Request("http://127.0.0.1:8080/", { headers: cookie ? { cookie } : {} });
+  const req = (headers: Record<string, string> = {}) => new Request("http://127.0.0.1:8080/", { headers });
 
-  it("asks the edge only when the session cookie is sent, forwarding it", async () => {
-    const fetch = vi.spyOn(globalThis, "fetch").mockResolvedValue(json(200, { data: { isLoggedIn: true, omnicustomerStatus: "active" } }));
-    expect(await signInStatus(req(), "http://edge")).toBeNull();
-    expect(await signInStatus(req("theme=dark; omnibus_sessionx=1"), "http://edge")).toBeNull();
+  it("reads the state the edge resolved from the account header, without calling back", () => {
+    const fetch = vi.spyOn(globalThis, "fetch");
+    expect(signInStatus(req())).toBeNull();
+    // A session cookie alone means nothing: the edge found no session for it.
+    expect(signInStatus(req({ cookie: "omnibus_session=tok" }))).toBeNull();
+    expect(signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"active"}' }))).toEqual({
+      isLoggedIn: true,
+      omnicustomerStatus: "active",
+    });
     expect(fetch).not.toHaveBeenCalled();
-    expect(await signInStatus(req("a=1; omnibus_session=tok"), "http://edge/")).toEqual({ isLoggedIn: true, omnicustomerStatus: "active" });
-    expect(fetch.mock.calls[0][0]).toBe("http://edge/api/v1/oaccount/isloggedin");
-    expect(new Headers(fetch.mock.calls[0][1]?.headers).get("cookie")).toBe("a=1; omnibus_session=tok");
   });
 
-  it("counts a failure as signed out and logs it", async () => {
+  it("counts a malformed header as signed out", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
-    vi.spyOn(globalThis, "fetch").mockResolvedValue(json(503, { errorDetail: "down" }));
-    expect(await signInStatus(req("omnibus_session=tok"), "http://edge")).toBeNull();
+    expect(signInStatus(req({ [ACCOUNT_HEADER]: "{not json" }))).toBeNull();
+    expect(signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":false}' }))).toBeNull();
     expect(error).toHaveBeenCalledTimes(1);
+  });
+
+  it("feeds the root loader", async () => {
+    const { loader } = await import("~/root");
+    const data = await loader({ request: req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"account_created"}' }) } as never);
+    expect(data.account).toEqual({ isLoggedIn: true, omnicustomerStatus: "account_created" });
   });
 
   it("gives a signed-in visitor a sign-out form that works without JavaScript", async () => {

@@ -1,27 +1,22 @@
-// Server-only: the visitor's sign-in status for the root loader, asked from
-// the edge with the visitor's own cookie. Only a request that carries the
-// session cookie makes the call, so anonymous pages (the cached ones) cost
-// nothing; any failure counts as signed out (logged).
+// Server-only: the visitor's sign-in status for the root loader. The edge
+// owns sessions: it resolves the session cookie once per page request and
+// sends the result in the account header (shared/http.json accountHeader,
+// JSON {"isLoggedIn":true,"omnicustomerStatus":"..."}), absent for anonymous
+// visitors. Only the edge reaches the renderer and it strips the header from
+// incoming requests, so it is trusted; anything malformed counts as signed out.
 import type { SignInStatus } from "./api";
 
-import { SESSION_COOKIE } from "~/lib/http-names";
-export { SESSION_COOKIE };
-const API_TIMEOUT_MS = 2_000;
+import { ACCOUNT_HEADER } from "~/lib/http-names";
 
-export async function signInStatus(request: Request, apiUrl = process.env.API_URL ?? "http://127.0.0.1:8080"): Promise<SignInStatus | null> {
-  const cookie = request.headers.get("cookie") ?? "";
-  if (!cookie.split(/;\s*/).some((c) => c.startsWith(`${SESSION_COOKIE}=`))) return null;
+export function signInStatus(request: Request): SignInStatus | null {
+  const raw = request.headers.get(ACCOUNT_HEADER);
+  if (!raw) return null;
   try {
-    const res = await fetch(`${apiUrl.replace(/\/+$/, "")}/api/v1/oaccount/isloggedin`, {
-      headers: { accept: "application/json", cookie },
-      signal: AbortSignal.timeout(API_TIMEOUT_MS),
-    });
-    if (!res.ok) throw new Error(`status ${res.status}`);
-    const body = (await res.json()) as { data?: SignInStatus };
-    if (typeof body.data?.isLoggedIn !== "boolean") throw new Error("unexpected body");
-    return { isLoggedIn: body.data.isLoggedIn, omnicustomerStatus: String(body.data.omnicustomerStatus ?? "") };
-  } catch (error) {
-    console.error(`isloggedin: treating the visitor as signed out (${error instanceof Error ? error.message : error})`);
+    const value = JSON.parse(raw) as Partial<SignInStatus>;
+    if (value?.isLoggedIn !== true) return null;
+    return { isLoggedIn: true, omnicustomerStatus: String(value.omnicustomerStatus ?? "") };
+  } catch {
+    console.error(`${ACCOUNT_HEADER}: not JSON; treating the visitor as signed out`);
     return null;
   }
 }

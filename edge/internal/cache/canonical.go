@@ -1,0 +1,78 @@
+package cache
+
+import (
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+)
+
+// dataQuery is the one parameter React Router's data requests
+// (/features.data?_routes=…) add on their own.
+const dataQuery = "_routes"
+
+// Canonical wraps the page handler, in front of the session middleware and
+// the cache, so every form of a page's address reaches them as one:
+//
+//   - the path is cleaned (double slashes, dot segments, a trailing slash)
+//     and put in its one escaped form (/%66eatures is /features); a GET or
+//     HEAD for another form is redirected there (301), so //evil.example/x
+//     goes to /evil.example/x, never off the site; other methods are
+//     rewritten in place;
+//   - the query keeps only the parameters the route's page reads (Policy.
+//     Query, from the route table); the rest are dropped, from the cache key
+//     and from what the renderer sees, so junk queries are cache hits.
+//
+// A purge of /features therefore reaches every address that renders it.
+func (ps Policies) Canonical(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := r.URL
+		if !strings.HasPrefix(u.Path, "/") {
+			next.ServeHTTP(w, r) // OPTIONS * and the like
+			return
+		}
+		clean := canonicalPath(u.Path)
+		query := ps.keptQuery(clean, u.RawQuery)
+		if clean != u.EscapedPath() {
+			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				to := clean
+				if query != "" {
+					to += "?" + query
+				}
+				w.Header().Set("Location", to)
+				w.WriteHeader(http.StatusMovedPermanently)
+				return
+			}
+			u.Path, u.RawPath = path.Clean(u.Path), ""
+		}
+		if query != u.RawQuery || u.ForceQuery {
+			u.RawQuery, u.ForceQuery = query, false
+		}
+		r.RequestURI = u.RequestURI()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// canonicalPath is the escaped form of the cleaned, decoded path p.
+func canonicalPath(p string) string {
+	return (&url.URL{Path: path.Clean(p)}).EscapedPath()
+}
+
+// keptQuery is raw with only the parameters the page at p reads, sorted.
+func (ps Policies) keptQuery(p, raw string) string {
+	if raw == "" {
+		return ""
+	}
+	keep := ps.For(p).Query
+	data := strings.HasSuffix(p, ".data")
+	if len(keep) == 0 && !data {
+		return ""
+	}
+	q, _ := url.ParseQuery(raw) // what parses; the rest is junk anyway
+	for name := range q {
+		if !keep[name] && !(data && name == dataQuery) {
+			delete(q, name)
+		}
+	}
+	return q.Encode()
+}

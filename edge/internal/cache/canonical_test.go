@@ -1,0 +1,82 @@
+package cache
+
+import (
+	"log/slog"
+	"net/http"
+	"testing"
+
+	"omnibus/shared"
+)
+
+// The route table's own query lists and every odd form of a path: junk
+// queries are hits with the renderer seeing none of them, other path forms
+// are redirected to the one canonical address (never off the site), and a
+// purge of /features leaves nothing that renders it.
+func TestCanonicalAddresses(t *testing.T) {
+	ps, err := ParsePolicies(shared.RoutesJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(Options{Policies: ps, Logger: slog.New(slog.DiscardHandler)})
+	up := &renderer{}
+	h := ps.Canonical(c.Wrap(up))
+
+	expect(t, get(h, "/features"), 200, "MISS")
+	for _, junk := range []string{"?utm_source=x", "?page=2&q=%27OR%201=1", "?a", "?;;;", "?newsletter=subscribed&x=1"} {
+		w := get(h, "/features"+junk)
+		if junk == "?newsletter=subscribed&x=1" {
+			// The footer's newsletter outcome is read by the page: its own entry.
+			expect(t, w, 200, "MISS")
+			if q := up.lastRequest().URL.RawQuery; q != "newsletter=subscribed" {
+				t.Errorf("renderer saw %q, want only the newsletter outcome", q)
+			}
+			continue
+		}
+		expect(t, w, 200, "HIT")
+	}
+	if n := up.calls.Load(); n != 2 {
+		t.Errorf("%d renders for /features and its junk queries, want 2", n)
+	}
+
+	// Parameters a page reads reach it; others are dropped.
+	get(h, "/reset-password?token=abc&evil=1")
+	if q := up.lastRequest().URL.RawQuery; q != "token=abc" {
+		t.Errorf("/reset-password: renderer saw %q", q)
+	}
+	get(h, "/contact-us?outcome=sent&field=email&x=y")
+	if q := up.lastRequest().URL.RawQuery; q != "field=email&outcome=sent" {
+		t.Errorf("/contact-us: renderer saw %q", q)
+	}
+	get(h, "/features.data?_routes=routes%2Ffeatures&x=1")
+	if q := up.lastRequest().URL.RawQuery; q != "_routes=routes%2Ffeatures" {
+		t.Errorf("/features.data: renderer saw %q", q)
+	}
+
+	for from, to := range map[string]string{
+		"/features/":              "/features",
+		"/./features":             "/features",
+		"/%66eatures":             "/features",
+		"//features":              "/features",
+		"/blog/../features":       "/features",
+		"/features//?x=1":         "/features",
+		"/login/?error=malformed": "/login?error=malformed",
+		"//evil.example/features": "/evil.example/features",
+		"/%2F/evil.example":       "/evil.example",
+	} {
+		w := get(h, from)
+		if w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != to {
+			t.Errorf("%s: %d → %q, want 301 → %q", from, w.Code, w.Header().Get("Location"), to)
+		}
+	}
+	// Other methods are rewritten, not redirected.
+	do(h, http.MethodPost, "//features/")
+	if p := up.lastRequest().URL.Path; p != "/features" {
+		t.Errorf("POST //features/ reached the renderer as %q", p)
+	}
+
+	// /features, its newsletter outcome and its data request.
+	if n, err := c.Purge(Target{Path: "/features"}); err != nil || n != 3 {
+		t.Fatalf("purge /features: %d %v, want its 3 entries", n, err)
+	}
+	expect(t, get(h, "/features?junk=1"), 200, "MISS")
+}
