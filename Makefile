@@ -8,7 +8,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev install build build-ssr build-edge build-floor test test-go test-node test-browser chromium java bench lighthouse clean
+.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser chromium java bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -26,9 +26,8 @@ $(EDGE_BIN): $(GO_SRC)
 
 ## run: set up and serve the site on http://localhost:8080 with the embedded SQLite
 ## (metrics on http://127.0.0.1:9090/metrics; METRICS_ADDR= turns them off)
-run: build
-	mkdir -p data
-	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr METRICS_ADDR=$${METRICS_ADDR-127.0.0.1:9090} ./bin/edge
+run: build edge/bin/oidcdev
+	bash scripts/run-edge.sh
 
 ## dev: renderer with Vite hot reload behind the edge
 dev: install build-edge
@@ -38,7 +37,16 @@ dev: install build-edge
 ## test: every test
 test: build test-go test-node test-browser
 
-test-go:
+## oidcdev: the local OpenID provider make run signs in with when GOOGLE_CLIENT_ID is unset
+edge/bin/oidcdev: edge/cmd/oidcdev/main.go edge/go.mod
+	cd edge && go build -o bin/oidcdev ./cmd/oidcdev
+
+## stripe-mock: Stripe's API mock for the billing tests, in the project's edge/bin (the tests install it too)
+stripe-mock: edge/bin/stripe-mock
+edge/bin/stripe-mock:
+	cd edge && GOBIN=$(CURDIR)/edge/bin go install github.com/stripe/stripe-mock@v0.203.0
+
+test-go: stripe-mock
 	cd edge && go test -count=1 ./...
 	cd shared && go test -count=1 ./...
 	cd deploy/k8s/validate && go test -count=1 ./...

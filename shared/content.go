@@ -21,3 +21,17 @@ var ContactJSON []byte
 //
 //go:embed content/blog/*.md content/help/*.md content/help/categories.json
 var Articles embed.FS
+
+// PlansJSON is content/plans.json: the plans and add-ons with their prices in
+// paise and the GST rate. The pricing pages show it; the edge's licence
+// orders (internal/billing) charge from it.
+//
+//go:embed content/plans.json
+var PlansJSON []byte
+
+// JourneyJSON is content/journey.json: the words of the merchant's journey
+// past sign-up (welcome, plan choice, test-mode payment, merchant home,
+// PetPawlor) and of the edge's billing answers.
+//
+//go:embed content/journey.json
+var JourneyJSON []byte

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
-import { googleClientId } from "~/components/auth/google-config.server";
+import { googleClientId, googleRedirectOnly } from "~/components/auth/google-config.server";
 import { signInStatus } from "~/components/auth/session.server";
 import { ProgressBar } from "~/components/progress-bar";
 import { PwaPrompt } from "~/components/pwa/pwa-prompt";
@@ -30,6 +30,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     settings: siteSettings(),
     // Google sign-in's public client id ("" hides the button): components/auth.
     googleClientId: googleClientId(),
+    // GOOGLE_REDIRECT_ONLY (make run's local OpenID provider): the button is a plain redirect link, no Google script.
+    googleRedirectOnly: googleRedirectOnly(),
     // The signed-in visitor's status (null when signed out), resolved by the edge (account header).
     account: signInStatus(request),
   };

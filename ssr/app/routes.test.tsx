@@ -58,6 +58,13 @@ function renderAt(url: string) {
   const stubLoaders: Record<string, () => unknown> = {
     // The /features loader calls the edge; here its data comes straight from the shared content.
     features: () => ({ features: Promise.resolve(featuresContent.features) }),
+    // The journey pages read the signed-in merchant from the edge; here, a merchant in onboarding.
+    "choose-plan": () => ({ storeName: "ana-lima", pending: null }),
+    "test-payment": () => ({
+      order: { id: "o1", product: "plan", itemId: "growth", name: "Growth", quantity: 1, subtotalPaise: 1798800, gstPaise: 323784, totalPaise: 2122584, currency: "INR", status: "pending" },
+      session: "tm_x",
+      cancelUrl: "/choose-plan",
+    }),
   };
   const children = [...table, { ...notFound, path: "*" }].map((entry) => ({
     id: entry.id,

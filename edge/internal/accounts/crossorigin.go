@@ -16,3 +16,7 @@ func (s *Service) sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 		return refuse(c, "/login", nil, fail(http.StatusForbidden, codeCrossSite))
 	})(next)
 }
+
+// Guard is the same cross-site check for other packages' state-changing
+// endpoints (billing).
+func (s *Service) Guard(next echo.HandlerFunc) echo.HandlerFunc { return s.sameOrigin(next) }

@@ -222,9 +222,17 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	// What the page at /sso-redirect explains (and offers sign-in again):
+	// the provider refused or the visitor cancelled; or this browser has no
+	// flow in progress (it expired, or the link was opened elsewhere).
+	explain := func(reason string) { http.Redirect(w, r, ssoCallback+"?failed="+reason, http.StatusSeeOther) }
+	if q.Get("error") != "" {
+		explain("denied")
+		return
+	}
 	ck, err := r.Cookie(ssoCookie)
 	if err != nil {
-		back(codeGoogleFailed)
+		explain("expired")
 		return
 	}
 	state, verifier, ok := strings.Cut(ck.Value, ".")

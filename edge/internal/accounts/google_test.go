@@ -204,7 +204,7 @@ func TestGoogleRedirectFlow(t *testing.T) {
 			t.Fatalf("provider sent the browser to %q", back)
 		}
 		// Another browser (no flow cookie) bringing the same code is refused.
-		wantRedirect(t, st.do(st.browser(), "GET", back.RequestURI(), nil), http.StatusSeeOther, "/login?error=googleFailed")
+		wantRedirect(t, st.do(st.browser(), "GET", back.RequestURI(), nil), http.StatusSeeOther, "/sso-redirect?failed=expired")
 		a := st.do(b, "GET", back.RequestURI(), nil)
 		wantRedirect(t, a, http.StatusSeeOther, "/contact-us")
 		if in, status := st.loggedIn(b); !in || status != StatusAccountCreated {
@@ -218,7 +218,10 @@ func TestGoogleRedirectFlow(t *testing.T) {
 		b2 := st.browser()
 		start = st.do(b2, "GET", "/api/v1/oaccount/sso-redirect/google", nil)
 		wantRedirect(t, st.do(b2, "GET", "/sso-redirect?code=x&state=wrong", nil), http.StatusSeeOther, "/login?error=googleFailed")
-		wantRedirect(t, st.do(b2, "GET", "/sso-redirect?error=access_denied&state=x", nil), http.StatusSeeOther, "/login?error=googleFailed")
+		wantRedirect(t, st.do(b2, "GET", "/sso-redirect?error=access_denied&state=x", nil), http.StatusSeeOther, "/sso-redirect?failed=denied")
+		if a := st.do(b2, "GET", "/sso-redirect?failed=denied", nil); a.status != http.StatusOK || a.body != "page /sso-redirect" {
+			t.Fatalf("/sso-redirect?failed=denied is the page that explains it: %d %q", a.status, a.body)
+		}
 		if a := st.do(b2, "GET", "/sso-redirect", nil); a.status != http.StatusOK || a.body != "page /sso-redirect" {
 			t.Fatalf("plain /sso-redirect: %d %q", a.status, a.body)
 		}

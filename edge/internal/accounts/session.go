@@ -155,3 +155,9 @@ func (s *Service) setCookie(w http.ResponseWriter, token string) {
 }
 
 func (s *Service) secure() bool { return s.public.Scheme == "https" }
+
+// Current is the signed-in account of r, or nil: the hook other packages
+// (billing) use. w may be nil; with it an expired cookie is cleared.
+func (s *Service) Current(w http.ResponseWriter, r *http.Request) (*Account, error) {
+	return s.current(r.Context(), w, r)
+}

@@ -23,6 +23,8 @@ import (
 
 	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/billing"
+	"omnibus/edge/internal/billing/stripepay"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
@@ -77,6 +79,7 @@ type App struct {
 	// Cache is the page cache; nil when it is off (CACHE_MAX_BYTES=0, dev mode).
 	Cache    *cache.Cache
 	Accounts *accounts.Service
+	Billing  *billing.Service
 	Mailer   mail.Sender
 	// Metrics is the Prometheus registry; nil when METRICS_ADDR is empty.
 	Metrics *metrics.Metrics
@@ -217,6 +220,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	})
 	a.Accounts.Hashing.Hooks = metrics.HashQueue // omnibus_password_hash_* series
 	pages = a.Accounts.Pages(pages)
+	// Billing: licence orders, the payment provider, the onboarding status;
+	// /landing-page goes to MERCHANT_APP_URL when that is another origin.
+	a.Billing = billing.New(a.DB, a.Accounts, billing.Options{
+		PublicURL: cfg.PublicURL, Provider: paymentProvider(cfg, log),
+		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
+	})
+	pages = a.Billing.Pages(pages)
 	// Every form of a page's address (path spellings, junk queries) reaches
 	// the session middleware, the cache and the renderer as one. Not in dev
 	// mode, where Vite's module URLs and their queries pass through here.
@@ -287,6 +297,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		return nil, err
 	}
 	a.Accounts.Register(api)
+	a.Billing.Register(api, server.BodyLimit)
 	return a, nil
 }
 
@@ -351,4 +362,18 @@ func loopbackAddr(a net.Addr) string {
 		panic(fmt.Sprintf("listener address %q: %v", a, err))
 	}
 	return net.JoinHostPort("127.0.0.1", port)
+}
+
+// paymentProvider is Stripe, the test-mode page, or nil (payments off, said
+// loudly: an edge without a provider cannot take money).
+func paymentProvider(cfg config.Config, log *slog.Logger) billing.Provider {
+	switch cfg.PaymentMode() {
+	case config.PaymentsStripe:
+		return stripepay.New(cfg.StripeSecretKey, cfg.StripeWebhookSecret, cfg.StripeAPIURL)
+	case config.PaymentsTestMode:
+		log.Warn("PAYMENTS IN TEST MODE: the labelled test-mode payment page stands in for the provider; no money moves", "public_url", cfg.PublicURL)
+		return &billing.TestMode{PublicURL: cfg.PublicURL}
+	}
+	log.Error("PAYMENTS ARE OFF: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or PAYMENTS_TEST_MODE=1 for the test-mode page); the licence payment pages answer 503")
+	return nil
 }

@@ -124,6 +124,54 @@ type Config struct {
 	// DBPoolWait is how long a request waits for a free database connection
 	// before it is answered 503 (DB_POOL_WAIT, default 2s).
 	DBPoolWait time.Duration
+	// StripeSecretKey turns on payments through Stripe Checkout
+	// (STRIPE_SECRET_KEY, sk_live_… or sk_test_…); it needs
+	// StripeWebhookSecret too.
+	StripeSecretKey string
+	// StripeWebhookSecret verifies Stripe's webhook events
+	// (STRIPE_WEBHOOK_SECRET, whsec_…, of the endpoint for
+	// PUBLIC_URL/api/v1/payments/stripe/webhook).
+	StripeWebhookSecret string
+	// StripeAPIURL replaces Stripe's API origin (STRIPE_API_URL; stripe-mock
+	// in development and tests only). Empty: https://api.stripe.com.
+	StripeAPIURL string
+	// PaymentsTestMode serves the labelled test-mode payment page instead of
+	// a provider (PAYMENTS_TEST_MODE=1). In development (PUBLIC_URL on
+	// loopback) without a Stripe key it is on by itself; elsewhere only when
+	// asked for.
+	PaymentsTestMode bool
+	// AdminConsoleURL is the merchant admin console, linked from the
+	// merchant home (ADMIN_CONSOLE_URL, default https://admin.omnibus.example).
+	AdminConsoleURL string
+}
+
+// Payment modes (Config.PaymentMode).
+const (
+	PaymentsStripe   = "stripe"
+	PaymentsTestMode = "testmode"
+	PaymentsOff      = "off"
+)
+
+// Development reports a site served on loopback (PUBLIC_URL on localhost,
+// 127.0.0.1 or [::1]): `make run`, `make dev` and the tests.
+func (c Config) Development() bool {
+	u, err := url.Parse(c.PublicURL)
+	return err == nil && isLoopback(u.Hostname())
+}
+
+// PaymentMode is who takes payments: Stripe when its key is set; the
+// test-mode page when asked for (PAYMENTS_TEST_MODE=1) or in development
+// without a key; otherwise off (the edge logs that as an error at start and
+// the payment pages answer 503). Never the test-mode page outside
+// development unless asked for.
+func (c Config) PaymentMode() string {
+	switch {
+	case c.StripeSecretKey != "":
+		return PaymentsStripe
+	case c.PaymentsTestMode || c.Development():
+		return PaymentsTestMode
+	}
+	return PaymentsOff
 }
 
 // Load reads the process environment. The error lists every invalid
@@ -167,6 +215,11 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 		SessionTTL:           l.duration("SESSION_TTL", 7*24*time.Hour),
 		LogFormat:            l.oneOf("LOG_FORMAT", "text", "text", "json"),
 		LogLevel:             l.level("LOG_LEVEL", slog.LevelInfo),
+		StripeSecretKey:      l.str("STRIPE_SECRET_KEY", ""),
+		StripeWebhookSecret:  l.str("STRIPE_WEBHOOK_SECRET", ""),
+		StripeAPIURL:         l.httpURL("STRIPE_API_URL", "", false),
+		PaymentsTestMode:     l.boolean("PAYMENTS_TEST_MODE"),
+		AdminConsoleURL:      l.httpURL("ADMIN_CONSOLE_URL", "https://admin.omnibus.example", false),
 		TrustedProxies:       l.proxies("TRUSTED_PROXIES"),
 		MaxConnections:       l.count("MAX_CONNECTIONS", 4096),
 		DBMaxOpenConns:       l.count("DB_MAX_OPEN_CONNS", 20),
@@ -181,6 +234,7 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 	if cfg.MetricsAddr != "" && cfg.RendererURL == "" && (cfg.RendererMetricsPort == cfg.RendererPort || cfg.RendererMetricsPort > 65535) {
 		l.fail("RENDERER_METRICS_PORT", strconv.Itoa(cfg.RendererMetricsPort), "a TCP port other than RENDERER_PORT's")
 	}
+	l.payments(cfg)
 	if cfg.GoogleClientSecret != "" && cfg.GoogleClientID == "" {
 		l.fail("GOOGLE_CLIENT_SECRET", "set", "only together with GOOGLE_CLIENT_ID")
 	}
@@ -224,6 +278,12 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("SESSION_TTL", c.SessionTTL),
 		slog.String("LOG_FORMAT", c.LogFormat),
 		slog.String("LOG_LEVEL", c.LogLevel.String()),
+		slog.String("STRIPE_SECRET_KEY", redact(c.StripeSecretKey)),
+		slog.String("STRIPE_WEBHOOK_SECRET", redact(c.StripeWebhookSecret)),
+		slog.String("STRIPE_API_URL", c.StripeAPIURL),
+		slog.Bool("PAYMENTS_TEST_MODE", c.PaymentsTestMode),
+		slog.String("payments", c.PaymentMode()),
+		slog.String("ADMIN_CONSOLE_URL", c.AdminConsoleURL),
 		slog.Any("TRUSTED_PROXIES", c.TrustedProxies),
 		slog.Int("MAX_CONNECTIONS", c.MaxConnections),
 		slog.Int("DB_MAX_OPEN_CONNS", c.DBMaxOpenConns),
@@ -500,6 +560,27 @@ func samePort(a, b string) bool {
 	_, pa, errA := net.SplitHostPort(a)
 	_, pb, errB := net.SplitHostPort(b)
 	return errA == nil && errB == nil && pa == pb && pa != "0"
+}
+
+// payments refuses payment and sign-in settings that cannot work together,
+// or that would put a development stand-in in front of real visitors.
+func (l *loader) payments(c Config) {
+	switch {
+	case c.StripeSecretKey != "" && !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_"):
+		l.fail("STRIPE_SECRET_KEY", "[redacted]", "a Stripe secret key (sk_… or rk_…)")
+	case c.StripeSecretKey != "" && c.StripeWebhookSecret == "":
+		l.fail("STRIPE_WEBHOOK_SECRET", "", "set together with STRIPE_SECRET_KEY (payments could never be confirmed)")
+	case c.StripeSecretKey == "" && c.StripeWebhookSecret != "":
+		l.fail("STRIPE_SECRET_KEY", "", "set together with STRIPE_WEBHOOK_SECRET")
+	case c.StripeSecretKey != "" && c.PaymentsTestMode:
+		l.fail("PAYMENTS_TEST_MODE", "1", "off while STRIPE_SECRET_KEY is set (choose one)")
+	}
+	if c.StripeAPIURL != "" && !c.Development() {
+		l.fail("STRIPE_API_URL", c.StripeAPIURL, "unset outside development (PUBLIC_URL on loopback): it replaces Stripe's API")
+	}
+	if u, err := url.Parse(c.GoogleIssuerURL); c.GoogleClientID != "" && !c.Development() && (err != nil || isLoopback(u.Hostname())) {
+		l.fail("GOOGLE_ISSUER_URL", c.GoogleIssuerURL, "a real provider outside development (the local one signs in anyone)")
+	}
 }
 
 // count is a positive whole number.

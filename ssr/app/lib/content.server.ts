@@ -5,6 +5,7 @@ import contactContent from "../../../shared/content/contact.json";
 import helpCategories from "../../../shared/content/help/categories.json";
 import pagesContent from "../../../shared/content/pages.json";
 import site from "../../../shared/content/site.json";
+import { gstNote, plans, priceLabel } from "./plans";
 import { parseArticle, parseFrontMatter, type ArticleSource, type ArticleSummary } from "./front-matter";
 import { renderMarkdown } from "./markdown.server";
 import { withSiteSettings } from "./site.server";
@@ -97,6 +98,8 @@ export interface ContentPlan {
   features: string[];
   cta: ContentLink;
   highlighted?: boolean;
+  /** The GST line under the price (plans of shared/content/plans.json). */
+  note?: string;
 }
 
 export interface ContentSection {
@@ -106,6 +109,8 @@ export interface ContentSection {
   text?: string[];
   items?: Array<{ title: string; text: string; link?: ContentLink }>;
   plans?: ContentPlan[];
+  /** "plans": the section shows the plans of shared/content/plans.json. */
+  catalogue?: "plans";
   faqs?: Array<{ question: string; answer: string }>;
 }
 
@@ -117,12 +122,30 @@ export interface ContentPage {
   ctas?: ContentLink[];
   sections?: ContentSection[];
   list?: "blog" | "help";
+  /** "petpawlor": the page shows the add-on's price and a buy button. */
+  buy?: "petpawlor";
 }
 
 /** Copy of a generic content page by route id, with site settings filled in. */
 export function contentPage(id: string): ContentPage | undefined {
   const page = (pagesContent.pages as Record<string, ContentPage>)[id];
-  return page && withSiteSettings(page);
+  if (!page) return undefined;
+  const sections = page.sections?.map((section) => (section.catalogue === "plans" ? { ...section, plans: cataloguePlans() } : section));
+  return withSiteSettings({ ...page, ...(sections && { sections }) });
+}
+
+/** The plans of shared/content/plans.json as the pricing page shows them (the edge charges the same numbers). */
+export function cataloguePlans(): ContentPlan[] {
+  return plans.map((plan) => ({
+    name: plan.name,
+    price: priceLabel(plan.monthlyPaise),
+    period: plan.period,
+    description: plan.description,
+    features: plan.features,
+    cta: plan.cta,
+    highlighted: plan.highlighted,
+    note: gstNote(plan.monthlyPaise, plan.billingMonths),
+  }));
 }
 
 export const contentLabels = pagesContent.labels;

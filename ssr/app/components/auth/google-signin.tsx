@@ -23,12 +23,32 @@ import { useGoogleClientId } from "./google-button";
 export const GOOGLE_SCOPES = "email profile openid";
 
 
+/** True when the provider is a local OpenID provider, not Google: redirect flow only, no Google script. */
+function useGoogleRedirectOnly(): boolean {
+  const root = useRouteLoaderData("root") as { googleRedirectOnly?: boolean } | undefined;
+  return root?.googleRedirectOnly ?? false;
+}
+
+const buttonClass =
+  "inline-flex items-center gap-3 rounded-full bg-white px-5 py-2.5 text-sm font-semibold text-gray-800 shadow-sm ring-1 ring-gray-300 transition hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-busy:cursor-wait aria-busy:opacity-70 dark:ring-white/20";
+
 type Props = { className?: string; variant?: "code" | "credential" };
 
 /** className defaults to the landing page's alignment (right-aligned from sm up). */
 export function GoogleSignIn({ className = "sm:items-end", variant = "code" }: Props) {
   const clientId = useGoogleClientId();
+  const redirectOnly = useGoogleRedirectOnly();
   if (!clientId) return null;
+  if (redirectOnly) {
+    return (
+      <div className={`flex flex-col items-center gap-3 ${className}`} data-google="redirect">
+        <a href={API.googleRedirect} data-google-signin="redirect" className={buttonClass}>
+          <GoogleMark />
+          {auth.google.button}
+        </a>
+      </div>
+    );
+  }
   return (
     <GoogleOAuthProvider clientId={clientId} onScriptLoadError={() => console.error("Error while loading plugin")}>
       <GoogleSignInInner className={className} variant={variant} />
@@ -82,7 +102,7 @@ function GoogleSignInInner({ className, variant }: Required<Props>) {
         setSigningIn(true);
         requestCode();
       }}
-      className="inline-flex items-center gap-3 rounded-full bg-white px-5 py-2.5 text-sm font-semibold text-gray-800 shadow-sm ring-1 ring-gray-300 transition hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-busy:cursor-wait aria-busy:opacity-70 dark:ring-white/20"
+      className={buttonClass}
     >
       <GoogleMark />
       {signingIn ? auth.google.signingIn : auth.google.button}

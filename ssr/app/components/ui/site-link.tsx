@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
+import type { SignInStatus } from "~/components/auth/api";
+import { registerTarget } from "~/lib/journey";
 import { isExternal } from "~/lib/site";
 
 export interface SiteLinkProps {
@@ -14,7 +16,9 @@ export interface SiteLinkProps {
 
 /** A content link: client-side navigation for the site's own paths, an ordinary link for external ones. */
 export function SiteLink({ to, url, className, children, ...rest }: SiteLinkProps) {
-  const href = url ?? to ?? "/";
+  const root = useRouteLoaderData("root") as { account?: SignInStatus | null } | undefined;
+  // 'Get Started' and 'Create Store' lead a signed-in merchant to the next step, not to a silent redirect.
+  const href = to === "/register" && !url ? registerTarget(root?.account) : (url ?? to ?? "/");
   if (isExternal(href)) {
     return (
       <a href={href} className={className} {...rest}>

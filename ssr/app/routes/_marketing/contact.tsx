@@ -4,6 +4,9 @@
 import { data, useLoaderData } from "react-router";
 import { ContactForm } from "~/components/contact/contact-form";
 import { DataTable } from "~/components/ui/data-table";
+import { WelcomeBanner } from "~/components/journey/journey";
+import { ONBOARDING_STATUSES } from "~/components/auth/api";
+import { merchantOverview } from "~/lib/journey.server";
 import { contactPage } from "~/lib/content.server";
 import {
   CONTACT_FIELDS,
@@ -18,7 +21,7 @@ import type { Route } from "./+types/contact";
 
 export const meta = routeMeta;
 
-export function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const entry = routes.find((route) => route.path === url.pathname.replace(/\/+$/, ""));
   const content = entry && contactPage(entry.id);
@@ -30,13 +33,16 @@ export function loader({ request }: Route.LoaderArgs) {
     ...content,
     outcome: CONTACT_OUTCOMES.includes(outcome as ContactOutcome) ? (outcome as ContactOutcome) : null,
     field: CONTACT_FIELDS.includes(field as ContactFieldName) ? (field as ContactFieldName) : null,
+    // A merchant sent here during onboarding (SPEC §4) is welcomed and shown the next step.
+    welcome: entry.id === "contact-us" ? await onboardingWelcome(request) : null,
   };
 }
 
 export default function ContactPage() {
-  const { topic, page, form, outcome, field } = useLoaderData<typeof loader>();
+  const { topic, page, form, outcome, field, welcome } = useLoaderData<typeof loader>();
   return (
     <div className="bg-gray-50 dark:bg-gray-950">
+      {welcome && <WelcomeBanner storeName={welcome.storeName} pending={welcome.pending} />}
       <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:px-6 lg:grid-cols-2 lg:gap-16 lg:py-24">
         <div>
           <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{page.eyebrow}</p>
@@ -84,4 +90,11 @@ export default function ContactPage() {
       </div>
     </div>
   );
+}
+
+/** The welcome for a signed-in merchant still in onboarding, else null (no call without the session cookie). */
+async function onboardingWelcome(request: Request) {
+  const overview = await merchantOverview(request);
+  if (!overview || !ONBOARDING_STATUSES.includes(overview.omnicustomerStatus)) return null;
+  return { storeName: overview.storeName, pending: overview.omnicustomerStatus === "pending_initial_license_payment" };
 }

@@ -102,6 +102,9 @@ describe("content pages", () => {
     expect(await h1()).toBe(pages.pages["old-pricing"].heading);
     for (const name of ["Starter", "Growth", "Pro", "Enterprise"]) expect(screen.getByRole("heading", { level: 3, name })).toBeTruthy();
     expect(screen.getByText("Are prices inclusive of GST?")).toBeTruthy();
+    // The prices are shared/content/plans.json's paise, with GST added exactly as the edge charges it.
+    expect(screen.getByText("₹1,499")).toBeTruthy();
+    expect(screen.getByText("+ 18% GST: ₹21,225.84 a year with GST")).toBeTruthy();
   });
 
   it("renders calls to action as links", async () => {

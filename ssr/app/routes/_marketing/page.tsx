@@ -3,10 +3,12 @@
 // /help-centre, /blog): their copy from shared/content/pages.json by route id,
 // plus the article index on /blog and /help-centre.
 import { data, Link, useLoaderData } from "react-router";
-import { ArticleList, helpCategoryHref } from "~/components/content/article-list";
+import { ArticleList, blogHref, helpCategoryHref, helpHref } from "~/components/content/article-list";
+import { BuyPetPawlor, OrderSummary } from "~/components/journey/journey";
 import { Accordion } from "~/components/ui/accordion";
 import { CardGrid } from "~/components/ui/card-grid";
 import { PricingPlans } from "~/components/ui/pricing-plans";
+import { edgeGet, type JourneyOrder } from "~/lib/journey.server";
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
 import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, type ContentSection } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
@@ -15,8 +17,9 @@ import type { Route } from "./+types/page";
 
 export const meta = routeMeta;
 
-export function loader({ request }: Route.LoaderArgs) {
-  const pathname = new URL(request.url).pathname.replace(/\/+$/, "");
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const pathname = url.pathname.replace(/\/+$/, "");
   const entry = routes.find((route) => route.path === pathname);
   const page = entry && contentPage(entry.id);
   if (!page) throw data(null, { status: 404 });
@@ -26,6 +29,8 @@ export function loader({ request }: Route.LoaderArgs) {
     help: page.list === "help" ? helpIndex() : null,
     // Every guide, newest first (not grouped by topic: the topics are listed above).
     allHelp: page.list === "help" ? helpArticles() : [],
+    // /petpawlor-order-complete?order=<id>: what the signed-in buyer bought (the edge shows only their own orders).
+    order: entry.id === "petpawlor-order-complete" && url.searchParams.get("order") ? await boughtOrder(request, url.searchParams.get("order") ?? "") : null,
     labels: {
       readMore: contentLabels.readMore,
       latestArticles: contentLabels.latestArticles,
@@ -36,7 +41,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function ContentPagePage() {
-  const { page, blog, help, allHelp, labels } = useLoaderData<typeof loader>();
+  const { page, blog, help, allHelp, labels, order } = useLoaderData<typeof loader>();
   const ctas = page.ctas ?? [];
   const sections = page.sections ?? [];
   return (
@@ -55,6 +60,9 @@ export default function ContentPagePage() {
           </div>
         )}
       </header>
+
+      {order && <OrderSummary order={order} />}
+      {page.buy === "petpawlor" && <BuyPetPawlor />}
 
       {sections.map((section) => (
         <PageSection key={section.heading} section={section} />
@@ -126,4 +134,9 @@ function PageSection({ section }: { section: ContentSection }) {
       )}
     </section>
   );
+}
+
+async function boughtOrder(request: Request, id: string): Promise<JourneyOrder | null> {
+  if (!/^[0-9a-f-]{36}$/.test(id)) return null;
+  return (await edgeGet<JourneyOrder>(request, `/api/v1/licenses/orders/${id}`)).data;
 }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# make run / make dev: start the edge with everything a newcomer needs and no
+# outside accounts. When GOOGLE_CLIENT_ID is unset, the local OpenID provider
+# (edge/cmd/oidcdev) is started on loopback and the edge is pointed at it, so
+# the Google button signs in (as jane.doe@example.com) through the redirect
+# flow. Payments run in test mode by themselves (PUBLIC_URL on localhost, no
+# STRIPE_SECRET_KEY). Production never comes through here.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root/edge"
+export DATA_DIR="${DATA_DIR:-$root/data}" SSR_DIR="${SSR_DIR:-$root/ssr}"
+# Prometheus metrics on their own loopback port (METRICS_ADDR= turns them off).
+export METRICS_ADDR="${METRICS_ADDR-127.0.0.1:9090}"
+mkdir -p "$DATA_DIR"
+oidc_pid=""
+if [ -z "${GOOGLE_CLIENT_ID:-}" ]; then
+  addr="${OIDCDEV_ADDR:-127.0.0.1:8099}"
+  export GOOGLE_CLIENT_ID="dev-client" GOOGLE_CLIENT_SECRET="dev-secret" GOOGLE_ISSUER_URL="http://$addr/oidc" GOOGLE_REDIRECT_ONLY=1
+  ./bin/oidcdev -addr "$addr" -client-id "$GOOGLE_CLIENT_ID" -client-secret "$GOOGLE_CLIENT_SECRET" &
+  oidc_pid=$!
+  trap 'kill "$oidc_pid" 2>/dev/null || true' EXIT
+  echo "run: GOOGLE_CLIENT_ID is unset: Google sign-in goes to the local OpenID provider at $GOOGLE_ISSUER_URL (every sign-in is jane.doe@example.com)" >&2
+fi
+./bin/edge "$@" &
+edge_pid=$!
+trap 'kill -TERM "$edge_pid" 2>/dev/null; wait "$edge_pid"; [ -n "$oidc_pid" ] && kill "$oidc_pid" 2>/dev/null; exit 0' INT TERM
+wait "$edge_pid"
