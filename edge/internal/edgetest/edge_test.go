@@ -26,7 +26,9 @@ import (
 
 const googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 
-var featuresHeading = regexp.MustCompile(`<h1[^>]*>Features</h1>`)
+// featuresHeading is the page's own heading (its words are content in
+// shared/content/features-page.json), the first thing of the shell.
+var featuresHeading = regexp.MustCompile(`<h1[^>]*>[^<]+</h1>`)
 
 // heldAPI plays the edge's API for the renderer's loaders: it answers
 // /api/v1/platform-features with its own feature list, but, once armed,
@@ -186,7 +188,8 @@ func TestFeaturesPageIsCompleteForCrawlers(t *testing.T) {
 		t.Error("no heading")
 	}
 	for _, title := range api.titles {
-		if !regexp.MustCompile(`<h2[^>]*>` + title + `</h2>`).MatchString(html) {
+		// A grid item's title: <h3>, its words inside the item's link.
+		if !regexp.MustCompile(`<h3[^>]*>(?:<a [^>]*>)?` + regexp.QuoteMeta(title) + `(?:</a>)?</h3>`).MatchString(html) {
 			t.Errorf("feature %q is not rendered in the list", title)
 		}
 	}
