@@ -23,7 +23,8 @@ const SHELL = [
 ];
 
 function clientRouteTable(): Plugin {
-  const keep = ({ id, layout, title, description }: Record<string, unknown>) => ({ id, layout, title, description });
+  // module: meta's noindex rule for the demo pages (lib/meta.ts isDemoRoute) runs on the client too.
+  const keep = ({ id, layout, module, title, description }: Record<string, unknown>) => ({ id, layout, module, title, description });
   return {
     name: "omnibus:client-route-table",
     enforce: "pre",

@@ -58,12 +58,23 @@ func canonicalPath(p string) string {
 	return (&url.URL{Path: path.Clean(p)}).EscapedPath()
 }
 
+// manifestPath is React Router's lazy route discovery endpoint
+// (routeDiscovery's default manifestPath): the client asks it which routes
+// match the paths it may navigate to, naming them in paths and its build in
+// version. Its answer depends on both, so they are its cache key too.
+const manifestPath = "/__manifest"
+
+var manifestQuery = map[string]bool{"paths": true, "version": true}
+
 // keptQuery is raw with only the parameters the page at p reads, sorted.
 func (ps Policies) keptQuery(p, raw string) string {
 	if raw == "" {
 		return ""
 	}
 	keep := ps.For(p).Query
+	if p == manifestPath {
+		keep = manifestQuery
+	}
 	data := strings.HasSuffix(p, ".data")
 	if len(keep) == 0 && !data {
 		return ""

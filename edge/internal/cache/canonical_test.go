@@ -3,6 +3,7 @@ package cache
 import (
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"omnibus/shared"
@@ -79,4 +80,21 @@ func TestCanonicalAddresses(t *testing.T) {
 		t.Fatalf("purge /features: %d %v, want its 3 entries", n, err)
 	}
 	expect(t, get(h, "/features?junk=1"), 200, "MISS")
+}
+
+// React Router's route discovery (/__manifest?paths=…&version=…) keeps the
+// parameters its answer depends on: without them every client navigation
+// to an undiscovered route became a full page load ("manifest version
+// mismatch"), and answers for different paths shared one cache entry.
+func TestManifestKeepsItsQuery(t *testing.T) {
+	ps, err := ParsePolicies(shared.RoutesJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	h := ps.Canonical(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery }))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Ffeatures%2C%2Fblog&version=abc123&utm_source=x", nil))
+	if got != "paths=%2Ffeatures%2C%2Fblog&version=abc123" {
+		t.Fatalf("the renderer saw %q", got)
+	}
 }

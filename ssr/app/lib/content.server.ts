@@ -5,7 +5,9 @@ import contactContent from "../../../shared/content/contact.json";
 import helpCategories from "../../../shared/content/help/categories.json";
 import pagesContent from "../../../shared/content/pages.json";
 import site from "../../../shared/content/site.json";
-import { gstNote, plans, priceLabel } from "./plans";
+import { cataloguePlans } from "./plans";
+
+export { cataloguePlans };
 import { parseArticle, parseFrontMatter, type ArticleSource, type ArticleSummary } from "./front-matter";
 import { renderMarkdown } from "./markdown.server";
 import { withSiteSettings } from "./site.server";
@@ -132,20 +134,6 @@ export function contentPage(id: string): ContentPage | undefined {
   if (!page) return undefined;
   const sections = page.sections?.map((section) => (section.catalogue === "plans" ? { ...section, plans: cataloguePlans() } : section));
   return withSiteSettings({ ...page, ...(sections && { sections }) });
-}
-
-/** The plans of shared/content/plans.json as the pricing page shows them (the edge charges the same numbers). */
-export function cataloguePlans(): ContentPlan[] {
-  return plans.map((plan) => ({
-    name: plan.name,
-    price: priceLabel(plan.monthlyPaise),
-    period: plan.period,
-    description: plan.description,
-    features: plan.features,
-    cta: plan.cta,
-    highlighted: plan.highlighted,
-    note: gstNote(plan.monthlyPaise, plan.billingMonths),
-  }));
 }
 
 export const contentLabels = pagesContent.labels;

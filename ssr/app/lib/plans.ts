@@ -68,3 +68,17 @@ export function priceLabel(monthlyPaise: number | null): string {
 
 /** Plans that can be chosen online (a price that is not on request). */
 export const purchasablePlans = () => plans.filter((plan) => plan.monthlyPaise !== null);
+
+/** The plans as the pricing page and the catalogue show them (the edge charges the same numbers). */
+export function cataloguePlans() {
+  return plans.map((plan) => ({
+    name: plan.name,
+    price: priceLabel(plan.monthlyPaise),
+    period: plan.period,
+    description: plan.description,
+    features: plan.features,
+    cta: plan.cta,
+    highlighted: plan.highlighted,
+    note: gstNote(plan.monthlyPaise, plan.billingMonths),
+  }));
+}

@@ -15,13 +15,13 @@
 // google-button.tsx, which loads this module (its own chunk) only when needed.
 import { GoogleLogin, GoogleOAuthProvider, useGoogleLogin, useGoogleOAuth, type CredentialResponse } from "@react-oauth/google";
 import { useState } from "react";
+import { useRouteLoaderData } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { FormAlert, useHydrated } from "./form-parts";
 import { useGoogleClientId } from "./google-button";
 
 export const GOOGLE_SCOPES = "email profile openid";
-
 
 /** True when the provider is a local OpenID provider, not Google: redirect flow only, no Google script. */
 function useGoogleRedirectOnly(): boolean {

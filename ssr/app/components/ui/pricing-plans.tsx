@@ -9,6 +9,8 @@ export interface Plan {
   description: string;
   features: string[];
   highlighted?: boolean;
+  /** A line under the price, such as the GST the total includes. */
+  note?: string;
   cta: { label: string; to?: string; url?: string };
 }
 
@@ -27,6 +29,7 @@ export function PricingPlans({ plans, headingLevel: Heading = "h3" }: { plans: P
             <span className="text-4xl font-bold tracking-tight">{plan.price}</span>{" "}
             <span className={`text-sm ${plan.highlighted ? "text-gray-300" : "text-gray-500 dark:text-gray-400"}`}>{plan.period}</span>
           </p>
+          {plan.note && <p className={`mt-1 text-sm ${plan.highlighted ? "text-gray-300" : "text-gray-500 dark:text-gray-400"}`}>{plan.note}</p>}
           <p className={`mt-4 ${plan.highlighted ? "text-gray-300" : "text-gray-600 dark:text-gray-400"}`}>{plan.description}</p>
           <ul className="mt-6 flex-1 space-y-2 text-sm">
             {plan.features.map((feature) => (

@@ -5,7 +5,7 @@ import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import type { ComponentType } from "react";
 import { createRoutesStub, Outlet } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import { siteData } from "~/lib/site.server";
+import { siteSettings } from "~/lib/site.server";
 import { routes } from "../../../../shared/route-table";
 import * as Advanced from "./advanced";
 import * as Block from "./block";
@@ -38,7 +38,7 @@ function renderRoute(url: string) {
   const Stub = createRoutesStub([
     {
       id: "root",
-      loader: () => ({ site: siteData(), publicUrl: "http://localhost" }),
+      loader: () => ({ settings: siteSettings(), publicUrl: "http://localhost" }),
       Component: () => <Outlet />,
       HydrateFallback: () => null,
       children: demoRoutes.map((r) => ({ id: r.id, path: r.path, Component: modules[r.module].default, loader: modules[r.module].loader as never, HydrateFallback: () => null })),
@@ -48,7 +48,7 @@ function renderRoute(url: string) {
 }
 
 function renderExample(example: Example) {
-  const Stub = createRoutesStub([{ id: "root", path: "*", loader: () => ({ site: siteData() }), Component: () => <ExampleView example={example} />, HydrateFallback: () => null }]);
+  const Stub = createRoutesStub([{ id: "root", path: "*", loader: () => ({ settings: siteSettings() }), Component: () => <ExampleView example={example} />, HydrateFallback: () => null }]);
   return render(<Stub initialEntries={["/blocks"]} />);
 }
 

@@ -48,6 +48,7 @@ import { Testimonials } from "~/components/ui/testimonials";
 import { Video } from "~/components/ui/video";
 import type { ArticleSummary } from "~/lib/front-matter";
 import { example, type Block } from "./showcase";
+import { cataloguePlans } from "~/lib/plans";
 
 /** Server data some examples need (articles are read on the server). */
 export interface CatalogueData {
@@ -60,7 +61,7 @@ export interface CatalogueData {
 
 type PageSection = { heading: string; items?: { title: string; text: string; link?: { label: string; to?: string; url?: string } }[]; plans?: Plan[]; faqs?: { question: string; answer: string }[] };
 const sectionsOf = (id: keyof typeof pages.pages) => ((pages.pages[id] as { sections?: PageSection[] }).sections ?? []);
-const plans = sectionsOf("old-pricing").flatMap((s) => s.plans ?? []);
+const plans = cataloguePlans();
 const faqs = sectionsOf("old-pricing").flatMap((s) => s.faqs ?? []);
 const forgeItems = sectionsOf("forge").flatMap((s) => s.items ?? []);
 
@@ -342,7 +343,7 @@ export function catalogue(data: CatalogueData): Record<string, Block> {
     },
     "blocks-advanced-pricing": {
       intro: "The real plans, from the pricing page's content.",
-      examples: [example({ title: "Plans", component: PricingPlans, props: { plans }, source: "shared/content/pages.json → old-pricing" })],
+      examples: [example({ title: "Plans", component: PricingPlans, props: { plans }, source: "shared/content/plans.json" })],
     },
     "blocks-advanced-features": {
       intro: "The landing page's feature section and the full grid.",
@@ -354,7 +355,7 @@ export function catalogue(data: CatalogueData): Record<string, Block> {
     "blocks-advanced-faq": {
       intro: "An accordion on native <details>; with `exclusive`, opening one closes the others.",
       examples: [
-        example({ title: "Pricing questions", component: Accordion, props: { items: faqs, exclusive: true }, source: "shared/content/pages.json → old-pricing" }),
+        example({ title: "Pricing questions", component: Accordion, props: { items: faqs, exclusive: true }, source: "shared/content/plans.json" }),
       ],
     },
     "blocks-advanced-content": {
