@@ -5,9 +5,9 @@ import { defineConfig, type Plugin } from "vite";
 import { pwaPlugin } from "./pwa.config";
 
 /**
- * The browser needs only the id, layout, title and description of each route
+ * The browser needs only the id, layout, module, title and description of each route
  * (the layout around a page, its <head> tags after a client-side navigation);
- * paths, modules and cache policies serve the server and the edge. The client
+ * (module: the demo pages' noindex); paths and cache policies serve the server and the edge. The client
  * bundle gets that slice of shared/routes.json: a third fewer bytes in a chunk
  * every page loads first.
  */

@@ -2,6 +2,7 @@
 // credentials, SPEC §7) and the redirect rules of SPEC §4.
 import { redirect } from "react-router";
 import auth from "../../../../shared/content/auth.json";
+import { ONBOARDING_STATUSES } from "~/lib/next-step";
 
 export const API = {
   login: "/api/v1/oaccount/login",
@@ -23,8 +24,8 @@ export interface SignInStatus {
   redirectTo?: string;
 }
 
-/** Statuses still in onboarding: sent to /contact-us. */
-export const ONBOARDING_STATUSES = ["account_created", "pending_initial_license_payment"];
+/** Statuses still in onboarding: sent to /contact-us (lib/next-step.ts). */
+export { ONBOARDING_STATUSES };
 export const MERCHANT_APP_DEFAULT = "/landing-page";
 
 /**

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, useRouteLoaderData } from "react-router";
-import type { SignInStatus } from "~/components/auth/api";
-import { registerTarget } from "~/lib/journey";
+import { registerTarget } from "~/lib/next-step";
 import { isExternal } from "~/lib/site";
 
 export interface SiteLinkProps {
@@ -16,7 +15,7 @@ export interface SiteLinkProps {
 
 /** A content link: client-side navigation for the site's own paths, an ordinary link for external ones. */
 export function SiteLink({ to, url, className, children, ...rest }: SiteLinkProps) {
-  const root = useRouteLoaderData("root") as { account?: SignInStatus | null } | undefined;
+  const root = useRouteLoaderData("root") as { account?: { isLoggedIn: boolean; omnicustomerStatus: string } | null } | undefined;
   // 'Get Started' and 'Create Store' lead a signed-in merchant to the next step, not to a silent redirect.
   const href = to === "/register" && !url ? registerTarget(root?.account) : (url ?? to ?? "/");
   if (isExternal(href)) {

@@ -1,6 +1,6 @@
 import { Link, useLoaderData } from "react-router";
 import { AuthCard } from "~/components/auth/form-parts";
-import { GoogleSignIn } from "~/components/auth/google-signin";
+import { GoogleSignIn } from "~/components/auth/google-button";
 import { routeMeta } from "~/lib/meta";
 import auth from "../../../../shared/content/auth.json";
 import type { Route } from "./+types/sso-redirect";
