@@ -12,21 +12,27 @@ import { CatalogueHeader } from "./showcase";
 
 export const meta = routeMeta;
 
-export function loader() {
-  return catalogueData();
-}
+// The route table's paths reach the browser only through loader data: its
+// client copy is slimmed to what every page needs (vite.config.ts).
+const link = (r: (typeof routes)[number]) => ({ id: r.id, path: r.path, heading: headingOf(r) });
 
-const blocks = routes.filter((r) => r.module === "_blocks/block.tsx" || r.module === "_blocks/advanced.tsx");
-const blogDemos = routes.filter((r) => r.module === "_blocks/blog-demo.tsx");
+export function loader() {
+  const demos = (module: string) => routes.filter((r) => r.module === module).map(link);
+  return {
+    ...catalogueData(),
+    index: { blocks: demos("_blocks/block.tsx"), advanced: demos("_blocks/advanced.tsx"), blogDemos: demos("_blocks/blog-demo.tsx") },
+  };
+}
 
 export default function CatalogueIndex() {
   const data = useLoaderData<typeof loader>();
   const entries = catalogue(data);
+  const { blocks, advanced, blogDemos } = data.index;
   // One live preview per component: a second entry showing the same component links without one.
   const previewed = new Set<ComponentType<any>>();
   const groups = [
-    { title: "Blocks", items: blocks.filter((r) => !r.path.includes("/advanced/")) },
-    { title: "Advanced blocks", items: blocks.filter((r) => r.path.includes("/advanced/")) },
+    { title: "Blocks", items: blocks },
+    { title: "Advanced blocks", items: advanced },
   ];
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
@@ -52,7 +58,7 @@ export default function CatalogueIndex() {
                   <div className="flex flex-1 flex-col border-t border-gray-200 p-4 dark:border-white/10">
                     <h3 className="font-semibold">
                       <Link to={route.path} className="after:absolute after:inset-0 focus-visible:outline-none">
-                        {headingOf(route)}
+                        {route.heading}
                       </Link>
                     </h3>
                     <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{entries[route.id]?.intro}</p>
@@ -70,7 +76,7 @@ export default function CatalogueIndex() {
           {blogDemos.map((route) => (
             <li key={route.id}>
               <Link to={route.path} className="block rounded-xl px-4 py-3 ring-1 ring-gray-200 hover:ring-brand-500 dark:ring-white/10">
-                <span className="font-semibold">{headingOf(route)}</span>
+                <span className="font-semibold">{route.heading}</span>
                 <span className="block text-sm text-gray-600 dark:text-gray-400">{route.path}</span>
               </Link>
             </li>
