@@ -87,7 +87,7 @@ test.describe("anonymous visitors (cached pages: hashes)", () => {
     await waitForHydration(page);
     await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Features" }).click();
     await expect(page).toHaveURL("/features");
-    await expect(page.getByTestId("feature-list")).toBeVisible();
+    await expect(page.locator("[data-feature-grid]")).toBeVisible();
     expect(await violations(page)).toEqual([]);
     expectNoHydrationProblems(errors);
   });

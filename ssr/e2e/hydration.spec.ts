@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import featuresPage from "../../shared/content/features-page.json" with { type: "json" };
 import { collectErrors, examplePath, expectNoHydrationProblems, waitForHydration } from "./helpers";
 
 test("the landing page hydrates: an internal link changes the page without a document load", async ({ page }) => {
@@ -14,9 +15,9 @@ test("the landing page hydrates: an internal link changes the page without a doc
 
   await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Features" }).click();
   await expect(page).toHaveURL("/features");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Features");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(featuresPage.heading);
   // The deferred feature list arrives over the client data request.
-  await expect(page.getByTestId("feature-list")).toBeVisible();
+  await expect(page.locator("[data-feature-grid]")).toBeVisible();
 
   expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
   expect(documents).toHaveLength(1);

@@ -476,7 +476,7 @@ var InheritedEnv = []string{
 	"PATH", "HOME", "TMPDIR", "TZ", "LANG", "LC_ALL", "TERM", "NO_COLOR",
 	"NODE_OPTIONS", "NODE_EXTRA_CA_CERTS",
 	// The renderer's own settings (README, Configuration)
-	"SUPPORT_EMAIL", "SUPPORT_PHONE", "SCHEDULE_DEMO_URL", "GOOGLE_CLIENT_ID", "LOG_LEVEL",
+	"SUPPORT_EMAIL", "SUPPORT_PHONE", "SCHEDULE_DEMO_URL", "GOOGLE_CLIENT_ID", "GOOGLE_REDIRECT_ONLY", "LOG_LEVEL",
 }
 
 // childEnv keeps the entries of environ whose name is in InheritedEnv.
