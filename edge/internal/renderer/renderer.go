@@ -163,6 +163,18 @@ func (s *Supervisor) URL() *url.URL {
 	return &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(s.opts.Port))}
 }
 
+// serving reports whether pages have a renderer: the external one, or an
+// active child the supervisor has seen answer (Check alone may reach the
+// first child on its port before the supervisor has made it active).
+func (s *Supervisor) serving() bool {
+	if s.url != nil {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active != nil && s.active.ready
+}
+
 // PID is the active child's process id, or 0 (external renderer, or none
 // running).
 func (s *Supervisor) PID() int {
@@ -249,7 +261,7 @@ func (s *Supervisor) WaitReady(ctx context.Context) error {
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
-		if err := s.Check(ctx); err == nil {
+		if err := s.Check(ctx); err == nil && s.serving() {
 			return nil
 		}
 		select {
