@@ -3,6 +3,7 @@ package cache
 import (
 	"encoding/json"
 	"fmt"
+	"omnibus/edge/internal/routepath"
 	"strings"
 	"time"
 )
@@ -65,7 +66,7 @@ func ParsePolicies(routesJSON []byte) (Policies, error) {
 			return Policies{}, fmt.Errorf("cache: route %s: %w", r.ID, err)
 		}
 		p.Query = querySet(r.Query, table.LayoutQuery[r.Layout])
-		ps.routes = append(ps.routes, routePolicy{segments: splitPath(r.Path), policy: p})
+		ps.routes = append(ps.routes, routePolicy{segments: routepath.Split(r.Path), policy: p})
 	}
 	return ps, nil
 }
@@ -112,9 +113,9 @@ func (ps Policies) For(path string) Policy {
 			path = "/"
 		}
 	}
-	segs := splitPath(path)
+	segs := routepath.Split(path)
 	for _, r := range ps.routes {
-		if matchSegments(r.segments, segs) {
+		if routepath.Match(r.segments, segs) {
 			return r.policy
 		}
 	}
@@ -123,29 +124,3 @@ func (ps Policies) For(path string) Policy {
 
 // NotFound is the policy for 404 answers, whatever the route.
 func (ps Policies) NotFound() Policy { return ps.notFound }
-
-func splitPath(p string) []string {
-	p = strings.Trim(p, "/")
-	if p == "" {
-		return nil
-	}
-	return strings.Split(p, "/")
-}
-
-func matchSegments(pattern, segs []string) bool {
-	if len(pattern) != len(segs) {
-		return false
-	}
-	for i, s := range pattern {
-		if strings.HasPrefix(s, ":") {
-			if segs[i] == "" {
-				return false
-			}
-			continue
-		}
-		if s != segs[i] {
-			return false
-		}
-	}
-	return true
-}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"omnibus/edge/internal/routepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -259,7 +260,7 @@ func parseRoutes(routesJSON []byte) ([]route, error) {
 	}
 	routes := make([]route, 0, len(table.Routes))
 	for _, r := range table.Routes {
-		routes = append(routes, route{pattern: r.Path, segments: segments(r.Path)})
+		routes = append(routes, route{pattern: r.Path, segments: routepath.Split(r.Path)})
 	}
 	return routes, nil
 }
@@ -274,39 +275,13 @@ func (m *Metrics) pageRoute(path string) (string, bool) {
 			path = "/"
 		}
 	}
-	segs := segments(path)
+	segs := routepath.Split(path)
 	for _, r := range m.routes {
-		if matches(r.segments, segs) {
+		if routepath.Match(r.segments, segs) {
 			return r.pattern + suffix, true
 		}
 	}
 	return "", false
-}
-
-func segments(p string) []string {
-	p = strings.Trim(p, "/")
-	if p == "" {
-		return nil
-	}
-	return strings.Split(p, "/")
-}
-
-func matches(pattern, segs []string) bool {
-	if len(pattern) != len(segs) {
-		return false
-	}
-	for i, s := range pattern {
-		if strings.HasPrefix(s, ":") {
-			if segs[i] == "" {
-				return false
-			}
-			continue
-		}
-		if s != segs[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // recorder notes an answer's status, when its header went out and its body
