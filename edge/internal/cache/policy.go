@@ -3,9 +3,10 @@ package cache
 import (
 	"encoding/json"
 	"fmt"
-	"omnibus/edge/internal/routepath"
 	"strings"
 	"time"
+
+	"omnibus/edge/internal/routepath"
 )
 
 // Policy is how long one route's pages may be kept: Fresh, then served stale

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"omnibus/edge/internal/routepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -26,6 +25,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
+
+	"omnibus/edge/internal/routepath"
 )
 
 // Metrics is one edge's registry and the instruments that feed it.
