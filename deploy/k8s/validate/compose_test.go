@@ -232,3 +232,15 @@ func TestDockerfileCopiesExistingFilesAndHasHealthChecks(t *testing.T) {
 		}
 	}
 }
+
+// The renderer's metrics reach the one scrape on the edge's METRICS_ADDR.
+func TestComposeRendererMetricsAreScrapedThroughTheEdge(t *testing.T) {
+	p := loadCompose(t)
+	port := env(service(t, p, "renderer"), "METRICS_PORT")
+	if port == "" {
+		t.Fatal("renderer: METRICS_PORT is not set, so its render-time and event-loop series exist nowhere")
+	}
+	if got, want := env(service(t, p, "edge"), "RENDERER_METRICS_URL"), "http://renderer:"+port+"/metrics"; got != want {
+		t.Errorf("edge RENDERER_METRICS_URL %q, want %q", got, want)
+	}
+}

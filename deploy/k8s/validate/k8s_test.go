@@ -16,6 +16,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -38,6 +39,7 @@ type objects struct {
 	services    []corev1.Service
 	deployments []appsv1.Deployment
 	ingresses   []networkingv1.Ingress
+	netpols     []networkingv1.NetworkPolicy
 	pdbs        []policyv1.PodDisruptionBudget
 	hpas        []autoscalingv2.HorizontalPodAutoscaler
 	namespaceOf map[string]string // "Kind/name" → metadata.namespace
@@ -77,6 +79,10 @@ func (o *objects) add(apiVersion, kind string, doc []byte) error {
 		var x networkingv1.Ingress
 		err = decodeStrict(doc, &x)
 		o.ingresses = append(o.ingresses, x)
+	case "networking.k8s.io/v1 NetworkPolicy":
+		var x networkingv1.NetworkPolicy
+		err = decodeStrict(doc, &x)
+		o.netpols = append(o.netpols, x)
 	case "policy/v1 PodDisruptionBudget":
 		var x policyv1.PodDisruptionBudget
 		err = decodeStrict(doc, &x)
@@ -334,6 +340,56 @@ func TestEdgeProbesPortsAndMemoryLimit(t *testing.T) {
 	cacheBytes, _ := strconv.ParseInt(configValue(t, o, "CACHE_MAX_BYTES"), 10, 64)
 	if cacheBytes <= 0 || cacheBytes > soft.Value()/2 {
 		t.Errorf("CACHE_MAX_BYTES %d must fit well inside GOMEMLIMIT %s", cacheBytes, gml.Value)
+	}
+}
+
+// The renderer's metrics reach the pod's one scrape target: the edge fetches
+// them from the port the renderer serves them on.
+func TestRendererMetricsAreScrapedThroughTheEdge(t *testing.T) {
+	_, _, spec := production(t)
+	port, ok := envVar(container(t, spec, "renderer"), "METRICS_PORT")
+	if !ok {
+		t.Fatal("renderer: METRICS_PORT is not set, so its render-time and event-loop series exist nowhere")
+	}
+	url, _ := envVar(container(t, spec, "edge"), "RENDERER_METRICS_URL")
+	if want := "http://127.0.0.1:" + port.Value + "/metrics"; url.Value != want {
+		t.Errorf("edge RENDERER_METRICS_URL %q, want %q (the renderer's METRICS_PORT on the pod's loopback)", url.Value, want)
+	}
+}
+
+// Behind the Ingress every request comes from the controller: unless the edge
+// believes its X-Forwarded-For, all visitors share one address and one rate
+// limit. Believing a whole pod network is only safe when no other pod can
+// reach the edge's port.
+func TestOnlyTheTrustedProxyReachesTheEdge(t *testing.T) {
+	o, d, _ := production(t)
+	if configValue(t, o, "TRUSTED_PROXIES") == "" {
+		t.Fatal("TRUSTED_PROXIES is empty: behind the Ingress every visitor would be the controller's address")
+	}
+	var covered bool
+	for _, np := range o.netpols {
+		sel, err := metav1.LabelSelectorAsSelector(&np.Spec.PodSelector)
+		if err != nil || !sel.Matches(labels.Set(d.Spec.Template.Labels)) {
+			continue
+		}
+		covered = true
+		for _, rule := range np.Spec.Ingress {
+			if len(rule.From) == 0 {
+				t.Errorf("NetworkPolicy %s admits every source", np.Name)
+			}
+			for _, p := range rule.Ports {
+				if p.Port != nil && p.Port.StrVal == "http" {
+					for _, from := range rule.From {
+						if from.NamespaceSelector == nil || len(from.NamespaceSelector.MatchLabels) == 0 {
+							t.Errorf("NetworkPolicy %s: the http port must be open to the ingress controller's namespace only", np.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	if !covered {
+		t.Error("no NetworkPolicy selects the edge's pods: any pod in TRUSTED_PROXIES could forge X-Forwarded-For")
 	}
 }
 
