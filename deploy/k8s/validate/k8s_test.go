@@ -52,49 +52,38 @@ func decodeStrict(doc []byte, into any) error {
 	return yaml.UnmarshalStrict(doc, into)
 }
 
+// decodeInto decodes one object strictly and keeps it in list.
+func decodeInto[T any](doc []byte, list *[]T) error {
+	var x T
+	if err := decodeStrict(doc, &x); err != nil {
+		return err
+	}
+	*list = append(*list, x)
+	return nil
+}
+
 func (o *objects) add(apiVersion, kind string, doc []byte) error {
-	var err error
 	switch apiVersion + " " + kind {
 	case "v1 Namespace":
-		var x corev1.Namespace
-		err = decodeStrict(doc, &x)
-		o.namespaces = append(o.namespaces, x)
+		return decodeInto(doc, &o.namespaces)
 	case "v1 ConfigMap":
-		var x corev1.ConfigMap
-		err = decodeStrict(doc, &x)
-		o.configMaps = append(o.configMaps, x)
+		return decodeInto(doc, &o.configMaps)
 	case "v1 Secret":
-		var x corev1.Secret
-		err = decodeStrict(doc, &x)
-		o.secrets = append(o.secrets, x)
+		return decodeInto(doc, &o.secrets)
 	case "v1 Service":
-		var x corev1.Service
-		err = decodeStrict(doc, &x)
-		o.services = append(o.services, x)
+		return decodeInto(doc, &o.services)
 	case "apps/v1 Deployment":
-		var x appsv1.Deployment
-		err = decodeStrict(doc, &x)
-		o.deployments = append(o.deployments, x)
+		return decodeInto(doc, &o.deployments)
 	case "networking.k8s.io/v1 Ingress":
-		var x networkingv1.Ingress
-		err = decodeStrict(doc, &x)
-		o.ingresses = append(o.ingresses, x)
+		return decodeInto(doc, &o.ingresses)
 	case "networking.k8s.io/v1 NetworkPolicy":
-		var x networkingv1.NetworkPolicy
-		err = decodeStrict(doc, &x)
-		o.netpols = append(o.netpols, x)
+		return decodeInto(doc, &o.netpols)
 	case "policy/v1 PodDisruptionBudget":
-		var x policyv1.PodDisruptionBudget
-		err = decodeStrict(doc, &x)
-		o.pdbs = append(o.pdbs, x)
+		return decodeInto(doc, &o.pdbs)
 	case "autoscaling/v2 HorizontalPodAutoscaler":
-		var x autoscalingv2.HorizontalPodAutoscaler
-		err = decodeStrict(doc, &x)
-		o.hpas = append(o.hpas, x)
-	default:
-		return fmt.Errorf("%s %s: no API type known to this test (add it to objects.add)", apiVersion, kind)
+		return decodeInto(doc, &o.hpas)
 	}
-	return err
+	return fmt.Errorf("%s %s: no API type known to this test (add it to objects.add)", apiVersion, kind)
 }
 
 // loadTree copies deploy/k8s (without this module) into an in-memory file

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -340,211 +341,176 @@ func (l *loader) fail(key, value, want string) {
 	l.errs = append(l.errs, fmt.Errorf("%s=%q: want %s", key, value, want))
 }
 
-func (l *loader) str(key, def string) string {
-	if v, ok := l.get(key); ok {
-		return v
+// parse is every typed variable's one shape: an unset or empty variable
+// takes def; a value conv refuses is reported as wanting want (showing the
+// value as shown makes it: redacted for secrets) and also takes def.
+func parse[T any](l *loader, key string, def T, want string, conv func(string) (T, bool), shown ...func(string) string) T {
+	v, ok := l.get(key)
+	if !ok {
+		return def
 	}
-	return def
+	x, ok := conv(v)
+	if !ok {
+		for _, show := range shown {
+			v = show(v)
+		}
+		l.fail(key, v, want)
+		return def
+	}
+	return x
+}
+
+func redacted(string) string { return "[redacted]" }
+
+func (l *loader) str(key, def string) string {
+	return parse(l, key, def, "", func(v string) (string, bool) { return v, true })
 }
 
 func (l *loader) oneOf(key, def string, allowed ...string) string {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	for _, a := range allowed {
-		if strings.EqualFold(v, a) {
-			return a
+	return parse(l, key, def, "one of "+strings.Join(allowed, ", "), func(v string) (string, bool) {
+		for _, a := range allowed {
+			if strings.EqualFold(v, a) {
+				return a, true
+			}
 		}
-	}
-	l.fail(key, v, "one of "+strings.Join(allowed, ", "))
-	return def
+		return "", false
+	})
 }
 
 func (l *loader) level(key string, def slog.Level) slog.Level {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(v)); err != nil {
-		l.fail(key, v, "one of debug, info, warn, error")
-		return def
-	}
-	return lv
+	return parse(l, key, def, "one of debug, info, warn, error", func(v string) (slog.Level, bool) {
+		var lv slog.Level
+		return lv, lv.UnmarshalText([]byte(v)) == nil
+	})
 }
 
 func (l *loader) boolean(key string) bool {
-	v, ok := l.get(key)
-	if !ok {
-		return false
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		l.fail(key, v, "1 or 0 (true or false)")
-	}
-	return b
+	return parse(l, key, false, "1 or 0 (true or false)", func(v string) (bool, bool) {
+		b, err := strconv.ParseBool(v)
+		return b, err == nil
+	})
 }
 
 func (l *loader) port(key string, def int) int {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > 65535 {
-		l.fail(key, v, "a TCP port, 1 to 65535")
-		return def
-	}
-	return n
+	return parse(l, key, def, "a TCP port, 1 to 65535", func(v string) (int, bool) {
+		n, err := strconv.Atoi(v)
+		return n, err == nil && n >= 1 && n <= 65535
+	})
+}
+
+// count is a positive whole number.
+func (l *loader) count(key string, def int) int {
+	return parse(l, key, def, "a whole number of at least 1", func(v string) (int, bool) {
+		n, err := strconv.Atoi(v)
+		return n, err == nil && n >= 1
+	})
 }
 
 // duration is a positive Go duration ("30s", "15m", "168h"; no "d").
 func (l *loader) duration(key string, def time.Duration) time.Duration {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		l.fail(key, v, "a positive duration with a unit: s, m or h, such as 30s, 15m or 168h (days are not a unit)")
-		return def
-	}
-	return d
+	return parse(l, key, def, "a positive duration with a unit: s, m or h, such as 30s, 15m or 168h (days are not a unit)", func(v string) (time.Duration, bool) {
+		d, err := time.ParseDuration(v)
+		return d, err == nil && d > 0
+	})
 }
 
 // bytes is a non-negative size: plain bytes or with a KiB, MiB or GiB suffix.
 func (l *loader) bytes(key string, def int64) int64 {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	num, mult := v, int64(1)
-	for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
-		if strings.HasSuffix(v, suffix) {
-			num, mult = strings.TrimSpace(strings.TrimSuffix(v, suffix)), m
+	return parse(l, key, def, "a size in bytes, 0 or more, optionally with KiB, MiB or GiB (such as 67108864 or 64MiB)", func(v string) (int64, bool) {
+		num, mult := v, int64(1)
+		for suffix, m := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30} {
+			if strings.HasSuffix(v, suffix) {
+				num, mult = strings.TrimSpace(strings.TrimSuffix(v, suffix)), m
+			}
 		}
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 0 || n > (1<<62)/mult {
-		l.fail(key, v, "a size in bytes, 0 or more, optionally with KiB, MiB or GiB (such as 67108864 or 64MiB)")
-		return def
-	}
-	return n * mult
+		n, err := strconv.ParseInt(num, 10, 64)
+		return n * mult, err == nil && n >= 0 && n <= (1<<62)/mult
+	})
 }
 
 func (l *loader) secret(key string, minLen int) string {
-	v, ok := l.get(key)
-	if !ok {
-		return ""
-	}
-	if len(v) < minLen {
-		l.fail(key, "[redacted]", fmt.Sprintf("at least %d characters", minLen))
-		return ""
-	}
-	return v
+	return parse(l, key, "", fmt.Sprintf("at least %d characters", minLen), func(v string) (string, bool) {
+		return v, len(v) >= minLen
+	}, redacted)
 }
 
 func (l *loader) hostPort(key, def string) string {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	_, p, err := net.SplitHostPort(v)
-	if n, perr := strconv.Atoi(p); err != nil || perr != nil || n < 0 || n > 65535 {
-		l.fail(key, v, "host:port or :port, such as :8080 or 127.0.0.1:8080")
-		return def
-	}
-	return v
+	return parse(l, key, def, "host:port or :port, such as :8080 or 127.0.0.1:8080", func(v string) (string, bool) {
+		_, p, err := net.SplitHostPort(v)
+		n, perr := strconv.Atoi(p)
+		return v, err == nil && perr == nil && n >= 0 && n <= 65535
+	})
+}
+
+// webURL parses an absolute URL whose scheme is one of schemes.
+func webURL(v string, schemes ...string) (*url.URL, bool) {
+	u, err := url.Parse(v)
+	return u, err == nil && u.Host != "" && slices.Contains(schemes, u.Scheme)
 }
 
 // origin is an http(s) origin with no path, query or fragment, kept
 // without a trailing slash.
 func (l *loader) origin(key, def string) string {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		l.fail(key, v, "an http or https origin with no path, such as https://omnibus.example")
-		return def
-	}
-	return u.Scheme + "://" + u.Host
+	return parse(l, key, def, "an http or https origin with no path, such as https://omnibus.example", func(v string) (string, bool) {
+		u, ok := webURL(v, "http", "https")
+		if !ok || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			return "", false
+		}
+		return u.Scheme + "://" + u.Host, true
+	})
 }
 
 // httpURL is an absolute http(s) URL; httpsOnly refuses plain http except
 // to loopback hosts (a local provider in development and tests).
 func (l *loader) httpURL(key, def string, httpsOnly bool) string {
-	v, ok := l.get(key)
-	if !ok {
-		return def
+	want := "an absolute http or https URL"
+	if httpsOnly {
+		want = "an https URL (plain http only to localhost)"
 	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		l.fail(key, v, "an absolute http or https URL")
-		return def
-	}
-	if httpsOnly && u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		l.fail(key, v, "an https URL (plain http only to localhost)")
-		return def
-	}
-	return strings.TrimRight(v, "/")
+	return parse(l, key, def, want, func(v string) (string, bool) {
+		u, ok := webURL(v, "http", "https")
+		ok = ok && !(httpsOnly && u.Scheme == "http" && !isLoopback(u.Hostname()))
+		return strings.TrimRight(v, "/"), ok
+	})
 }
 
 func (l *loader) pathOrURL(key, def string) string {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") && !strings.ContainsAny(v, "\\ \t\r\n") {
-		return v
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		l.fail(key, v, "a path on this site (/landing-page) or an absolute http or https URL")
-		return def
-	}
-	return v
+	return parse(l, key, def, "a path on this site (/landing-page) or an absolute http or https URL", func(v string) (string, bool) {
+		if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") && !strings.ContainsAny(v, "\\ \t\r\n") {
+			return v, true
+		}
+		_, ok := webURL(v, "http", "https")
+		return v, ok
+	})
 }
 
 func (l *loader) postgresURL(key string) string {
-	v, ok := l.get(key)
-	if !ok {
-		return ""
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
-		l.fail(key, redactURL(v), "a PostgreSQL URL, such as postgres://user:pass@host:5432/db?sslmode=require")
-		return ""
-	}
-	return v
+	return parse(l, key, "", "a PostgreSQL URL, such as postgres://user:pass@host:5432/db?sslmode=require", func(v string) (string, bool) {
+		_, ok := webURL(v, "postgres", "postgresql")
+		return v, ok
+	}, redactURL)
 }
 
 func (l *loader) smtpURL(key string) string {
-	v, ok := l.get(key)
-	if !ok {
-		return ""
-	}
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
-		l.fail(key, redactURL(v), "smtp://user:pass@host:587 or smtps://user:pass@host:465")
-		return ""
-	}
-	return v
+	return parse(l, key, "", "smtp://user:pass@host:587 or smtps://user:pass@host:465", func(v string) (string, bool) {
+		u, ok := webURL(v, "smtp", "smtps")
+		return v, ok && u.Hostname() != ""
+	}, redactURL)
 }
 
 func (l *loader) address(key, def string) string {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	if _, err := mail.ParseAddress(v); err != nil {
-		l.fail(key, v, `an e-mail address, such as "Omnibus <no-reply@omnibus.example>" or sales@omnibus.example`)
-		return def
-	}
-	return v
+	return parse(l, key, def, `an e-mail address, such as "Omnibus <no-reply@omnibus.example>" or sales@omnibus.example`, func(v string) (string, bool) {
+		_, err := mail.ParseAddress(v)
+		return v, err == nil
+	})
+}
+
+// proxies is a comma-separated list of CIDRs or addresses.
+func (l *loader) proxies(key string) request.Proxies {
+	return parse(l, key, nil, "comma-separated CIDRs or IP addresses, such as 10.0.0.0/8, 192.0.2.7", func(v string) (request.Proxies, bool) {
+		ps, err := request.ParseProxies(v)
+		return ps, err == nil
+	})
 }
 
 func isLoopback(host string) bool {
@@ -581,32 +547,4 @@ func (l *loader) payments(c Config) {
 	if u, err := url.Parse(c.GoogleIssuerURL); c.GoogleClientID != "" && !c.Development() && (err != nil || isLoopback(u.Hostname())) {
 		l.fail("GOOGLE_ISSUER_URL", c.GoogleIssuerURL, "a real provider outside development (the local one signs in anyone)")
 	}
-}
-
-// count is a positive whole number.
-func (l *loader) count(key string, def int) int {
-	v, ok := l.get(key)
-	if !ok {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		l.fail(key, v, "a whole number of at least 1")
-		return def
-	}
-	return n
-}
-
-// proxies is a comma-separated list of CIDRs or addresses.
-func (l *loader) proxies(key string) request.Proxies {
-	v, ok := l.get(key)
-	if !ok {
-		return nil
-	}
-	ps, err := request.ParseProxies(v)
-	if err != nil {
-		l.fail(key, v, "comma-separated CIDRs or IP addresses, such as 10.0.0.0/8, 192.0.2.7")
-		return nil
-	}
-	return ps
 }
