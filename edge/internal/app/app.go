@@ -6,7 +6,8 @@
 // Order, top to bottom:
 //
 //	storage → listener → metrics → renderer → page proxy → page cache
-//	→ accounts → static files → server (health, seo, API features)
+//	→ accounts → static files → forms posted to their page → server
+//	(health, seo, API features)
 //	→ serve → drain
 package app
 

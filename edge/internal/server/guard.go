@@ -12,7 +12,8 @@ import (
 )
 
 // Request bounds the edge enforces before any handler runs. The renderer
-// (Node) refuses more than 16 KB of request head with its own 431, so the
+// (Node) refuses more than 48 KB of request head with its own 431 (room for
+// the state of a refused form post the edge adds: internal/forms), so the
 // edge stops well before that, with a small answer and one log line.
 const (
 	// MaxURLBytes bounds the request target (path and query): 414 past it.

@@ -11,7 +11,8 @@ const t = auth.forgot;
 
 /**
  * Ask for a reset link. The answer is the same whether or not the address has
- * an account. Without JavaScript the edge answers 303 ?sent=1 (or ?error=).
+ * an account. Without JavaScript the edge answers 303 ?sent=1, or this page
+ * again with the address and why it was refused.
  */
 export function ForgotPasswordForm() {
   const [params] = useSearchParams();

@@ -11,10 +11,10 @@ const t = auth.login;
 
 /**
  * Sign in with e-mail and password. Without JavaScript the form posts
- * form-encoded to the edge, which answers 303: on, by the redirect rules, or
- * back here with ?error=<code>. With JavaScript it validates inline, posts
- * JSON with credentials and shows the server's errorDetail; signingIn resets
- * on failure.
+ * form-encoded to this page, which the edge answers with a 303 on, by the
+ * redirect rules, or with this page again showing the e-mail and why
+ * (lib/form-state.ts). With JavaScript it validates inline, posts JSON with
+ * credentials and shows the server's errorDetail; signingIn resets on failure.
  */
 export function LoginForm() {
   const [params] = useSearchParams();

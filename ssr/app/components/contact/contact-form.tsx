@@ -49,7 +49,8 @@ type Errors = Partial<Record<ContactFieldName, string>>;
 export function ContactForm(props: ContactFormProps) {
   const { topic, fields, rules, outcomes } = props;
   const refused = useRefusedForm("contact");
-  const action = useFormAction("contact", CONTACT_ENDPOINT, "#contact-form");
+  // No #contact-form: a document opened at a fragment skips autofocus, and the first invalid field is focused (and scrolled to).
+  const action = useFormAction("contact", CONTACT_ENDPOINT);
   const formRef = useRef<HTMLFormElement>(null);
   const statusRef = useRef<HTMLDivElement>(null);
   const [hydrated, setHydrated] = useState(false);

@@ -58,7 +58,7 @@ describe("contact pages", () => {
     await screen.findByRole("heading", { level: 1 });
     const f = form();
     expect(f.getAttribute("method")).toBe("post");
-    expect(f.getAttribute("action")).toBe("/data-entry#contact-form");
+    expect(f.getAttribute("action")).toBe("/data-entry");
     expect((f.elements.namedItem("topic") as HTMLInputElement).value).toBe("data-entry");
     const email = screen.getByLabelText(/Work e-mail/) as HTMLInputElement;
     expect(email.type).toBe("email");
