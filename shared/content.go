@@ -7,7 +7,8 @@ import (
 
 // ContactJSON is content/contact.json: the seven contact-form pages (their
 // keys are the form's topics), the form fields with their limits and error
-// messages, and the outcome messages of the no-JavaScript redirect. The edge
+// messages, and the outcome messages (?outcome=sent after a form post without
+// JavaScript, a refused post's own error). The edge
 // validates POST /api/v1/omnibus/contact-us against it.
 //
 //go:embed content/contact.json

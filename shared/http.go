@@ -22,6 +22,10 @@ type HTTPNames struct {
 	NonceHeader string `json:"nonceHeader"`
 	// RequestIDHeader is the request id echoed on answers and sent to the renderer.
 	RequestIDHeader string `json:"requestIdHeader"`
+	// FormStateHeader carries a refused no-JavaScript form post to the
+	// renderer, which renders the page with it (edge/internal/forms: the
+	// form, its values, its errors). Stripped from incoming requests.
+	FormStateHeader string `json:"formStateHeader"`
 }
 
 // HTTP is http.json, parsed once.

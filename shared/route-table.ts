@@ -23,12 +23,19 @@ export interface RouteEntry {
   cache: CachePolicy;
   /** Query parameters the page reads; the edge drops any other before rendering. */
   query?: string[];
+  /** The form the page takes posted to its own address without JavaScript (the edge: internal/forms). */
+  form?: FormId;
 }
+
+/** The forms that work without JavaScript by posting to their page (routes.json's form and layoutForm). */
+export type FormId = "login" | "register" | "forgot-password" | "reset-password" | "contact" | "newsletter";
 
 export type NotFoundEntry = Omit<RouteEntry, "path">;
 
 export const routes: readonly RouteEntry[] = table.routes as RouteEntry[];
 export const notFound: NotFoundEntry = table.notFound as NotFoundEntry;
+/** The form every page of a layout takes (the footer's newsletter box). */
+export const layoutForm: Readonly<Record<string, FormId>> = (table.layoutForm ?? {}) as Record<string, FormId>;
 
 const byId = new Map<string, RouteEntry | NotFoundEntry>(
   [...routes, notFound].map((entry) => [entry.id, entry]),

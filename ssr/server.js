@@ -14,6 +14,7 @@
 // Logs are JSON lines (pino) carrying the edge's request id; the logger, the
 // request middleware and the metrics come from the server build's entry
 // (app/lib/renderer-server.server.ts), so nothing beyond server.js and build/ is needed.
+import { createServer } from "node:http";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 
@@ -59,7 +60,11 @@ if (DEV) {
 }
 const { log } = runtime;
 
-const server = app.listen(PORT, HOST, () => {
+// Request heads up to 48 KB (Node's default is 16 KB): the edge bounds a
+// visitor's head at 14 KB and may add the state of a refused form post
+// (shared/http.json's formStateHeader), up to about 17 KB for the contact
+// form's longest values (edge/internal/forms).
+const server = createServer({ maxHeaderSize: 48 << 10 }, app).listen(PORT, HOST, () => {
   log.info({ dev: DEV }, `renderer listening on http://${HOST}:${PORT}`);
 });
 if (process.env.METRICS_PORT) {

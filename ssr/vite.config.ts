@@ -5,8 +5,8 @@ import { defineConfig, type Plugin } from "vite";
 import { pwaPlugin } from "./pwa.config";
 
 /**
- * The browser needs only the id, layout, module, title and description of each route
- * (the layout around a page, its <head> tags after a client-side navigation);
+ * The browser needs only the id, layout, module, title, description and form of each route
+ * (the layout around a page, its <head> tags after a client-side navigation, where its forms post);
  * (module: the demo pages' noindex); paths and cache policies serve the server and the edge. The client
  * bundle gets that slice of shared/routes.json: a third fewer bytes in a chunk
  * every page loads first.
@@ -24,14 +24,15 @@ const SHELL = [
 
 function clientRouteTable(): Plugin {
   // module: meta's noindex rule for the demo pages (lib/meta.ts isDemoRoute) runs on the client too.
-  const keep = ({ id, layout, module, title, description }: Record<string, unknown>) => ({ id, layout, module, title, description });
+  // form, layoutForm: where a form posts without JavaScript (lib/form-state.ts), the same on both sides.
+  const keep = ({ id, layout, module, title, description, form }: Record<string, unknown>) => ({ id, layout, module, title, description, form });
   return {
     name: "omnibus:client-route-table",
     enforce: "pre",
     transform(code, id, options) {
       if (options?.ssr || !id.replace(/\?.*$/, "").endsWith("/shared/routes.json")) return;
       const table = JSON.parse(code);
-      return { code: JSON.stringify({ notFound: keep(table.notFound), routes: table.routes.map(keep) }), map: null };
+      return { code: JSON.stringify({ notFound: keep(table.notFound), layoutForm: table.layoutForm, routes: table.routes.map(keep) }), map: null };
     },
   };
 }

@@ -9,6 +9,7 @@ import { layoutFor } from "~/layouts";
 import { DEFAULT_PUBLIC_URL, LOCALE } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";
 import { siteSettings } from "~/lib/site.server";
+import { refusedForm } from "~/lib/form-state.server";
 import { useRouteEntry } from "~/lib/route-entry";
 import { themeScript } from "~/lib/theme";
 import { useHashScroll } from "~/lib/use-hash-scroll";
@@ -34,6 +35,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     googleRedirectOnly: googleRedirectOnly(),
     // The signed-in visitor's status (null when signed out), resolved by the edge (account header).
     account: signInStatus(request),
+    // A refused form post without JavaScript that this page answers (the edge's header): lib/form-state.ts.
+    refusedForm: refusedForm(request),
   };
 }
 

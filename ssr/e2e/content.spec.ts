@@ -2,7 +2,7 @@
 // with and without JavaScript, inline validation, an article page, and real
 // 404s for unknown article slugs.
 import { readFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
 
 const contact = JSON.parse(readFileSync(new URL("../../shared/content/contact.json", import.meta.url), "utf8")) as {
@@ -53,7 +53,7 @@ test.describe("contact form", () => {
     await page.getByLabel("Work e-mail").fill("meera@example.in");
     await page.getByLabel(contact.pages["custom-logo"].messageLabel).fill("A logo for my bakery, Crumbs, in warm colours.");
     const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith("/api/v1/omnibus/contact-us")),
+      page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/custom-logo")),
       page.getByRole("button", { name: contact.submitLabel }).click(),
     ]);
     expect(response.status()).toBe(303);
@@ -62,19 +62,64 @@ test.describe("contact form", () => {
     await context.close();
   });
 
-  test("without JavaScript, a value the edge refuses comes back as that field's error", async ({ browser, baseURL }) => {
+  // Values that pass the browser's own checks (required, type=email) but not the edge's.
+  async function fillRefused(page: Page) {
+    await page.getByLabel("Your name").fill("   ");
+    await page.getByLabel("Work e-mail").fill("arjun@localhost"); // no dot in the domain
+    await page.getByLabel(/Business or store name/).fill("Arjun Textiles");
+    await page.getByLabel(contact.pages["contact-us"].messageLabel).fill("Do you support GST e-invoicing?\nWe file monthly.");
+  }
+
+  test("without JavaScript, a refused post comes back at its address with every value and every field's error", async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();
-    await page.goto("/general-enquiry");
-    await page.getByLabel("Your name").fill("Arjun");
-    // Passes the browser's own e-mail check, not the edge's (no dot in the domain).
-    await page.getByLabel("Work e-mail").fill("arjun@localhost");
-    await page.getByLabel(contact.pages["general-enquiry"].messageLabel).fill("Do you support GST e-invoicing?");
-    await page.getByRole("button", { name: contact.submitLabel }).click();
-    await expect(page).toHaveURL(/\/general-enquiry\?field=email&outcome=invalid#contact-form$/);
-    await expect(page.getByRole("alert")).toHaveText(contact.outcomes.invalid);
-    await expect(page.getByText(contact.fields.email.error)).toBeVisible();
+    await page.goto("/contact-us");
+    await fillRefused(page);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: contact.submitLabel }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await expect(page).toHaveURL(/\/contact-us$/);
+    await expect(page.getByLabel("Work e-mail")).toHaveValue("arjun@localhost");
+    await expect(page.getByLabel(/Business or store name/)).toHaveValue("Arjun Textiles");
+    await expect(page.getByLabel(contact.pages["contact-us"].messageLabel)).toHaveValue("Do you support GST e-invoicing?\nWe file monthly.");
+    for (const [label, field] of [["Your name", "name"], ["Work e-mail", "email"]] as const) {
+      await expect(page.getByLabel(label)).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByLabel(label)).toHaveAccessibleDescription(contact.fields[field].error);
+    }
+    await expect(page.getByLabel("Your name")).toBeFocused();
     await context.close();
+  });
+
+  test("a page refused before its script arrived hydrates without a mismatch, and the form then sends with JavaScript", async ({ page }) => {
+    // A slow network: the first page's scripts never arrive, so the browser posts the form itself.
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto("/contact-us");
+    await fillRefused(page);
+    await page.unroute(/\/assets\/.*\.js$/);
+    const errors = collectErrors(page);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: contact.submitLabel }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    const before = errors.length; // the first document's failed script loads, if any were late
+    await waitForHydration(page);
+    await expect(page.getByLabel("Work e-mail")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel(contact.pages["contact-us"].messageLabel)).toHaveValue("Do you support GST e-invoicing?\nWe file monthly.");
+
+    // Now with JavaScript: fixed, the form sends JSON with fetch and stays on the page.
+    await page.getByLabel("Your name").fill("Arjun");
+    await page.getByLabel("Work e-mail").fill("arjun@example.in");
+    const [sent] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith("/api/v1/omnibus/contact-us") && r.method() === "POST"),
+      page.getByRole("button", { name: contact.submitLabel }).click(),
+    ]);
+    expect(sent.headers()["content-type"]).toBe("application/json");
+    await expect(page.getByRole("status")).toHaveText(contact.outcomes.sent);
+    await expect(page).toHaveURL(/\/contact-us$/);
+    expectNoHydrationProblems(errors.slice(before));
   });
 
   test("with JavaScript, shows inline validation errors and sends nothing", async ({ page }) => {

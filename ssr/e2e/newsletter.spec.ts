@@ -118,8 +118,22 @@ test.describe("without JavaScript", () => {
     await page.goto("/contact-us");
     const box = page.locator("#newsletter");
     await box.getByRole("button", { name: newsletter.button }).click();
-    await expect(page).toHaveURL(/\/contact-us\?newsletter=error&reason=empty#newsletter$/);
+    await expect(page).toHaveURL(/\/contact-us#newsletter$/);
     await expect(page.locator("#newsletter").getByRole("alert")).toContainText(newsletter.messages.empty);
+  });
+
+  test("an address the edge refuses comes back in the field, at the same address", async ({ page }) => {
+    await page.goto("/blog");
+    const box = page.locator("#newsletter");
+    await box.getByLabel(newsletter.label).fill("ada@localhost");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      box.getByRole("button", { name: newsletter.button }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await expect(page).toHaveURL(/\/blog#newsletter$/);
+    await expect(page.locator("#newsletter").getByLabel(newsletter.label)).toHaveValue("ada@localhost");
+    await expect(page.locator("#newsletter").getByRole("alert")).toContainText(newsletter.messages.invalid);
   });
 });
 

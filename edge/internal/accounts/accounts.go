@@ -7,8 +7,11 @@
 //
 // Every endpoint takes JSON or a form post. JSON gets JSON (errors as
 // {"errorDetail": "..."}); a form post (a page without JavaScript) gets a
-// 303 to the page to show next, errors as ?error=<code> whose words the page
-// reads from shared/content/auth.json, the same file the JSON answers use.
+// 303 to the page to show next. The sign-in forms post to their own pages
+// (internal/forms), and a refusal there is the page again with what was
+// typed (never a password) and every error, as codes whose words the page
+// reads from shared/content/auth.json, the same file the JSON answers use;
+// any other refusal is JSON.
 package accounts
 
 import (
@@ -130,6 +133,26 @@ func New(db *storage.DB, sender mail.Sender, opt Options) *Service {
 		s.google = newGoogle(opt.GoogleIssuerURL, opt.GoogleClientID, opt.GoogleClientSecret)
 	}
 	return s
+}
+
+// The sign-in forms' ids in shared/routes.json: the pages that take them
+// posted without JavaScript (internal/forms).
+const (
+	formLogin    = "login"
+	formRegister = "register"
+	formForgot   = "forgot-password"
+	formReset    = "reset-password"
+)
+
+// Forms are the handlers of the sign-in forms by id, with the cross-site
+// check: the endpoints' own, which their pages take their posts with too.
+func (s *Service) Forms() map[string]echo.HandlerFunc {
+	return map[string]echo.HandlerFunc{
+		formLogin:    s.sameOrigin(s.login),
+		formRegister: s.sameOrigin(s.register),
+		formForgot:   s.sameOrigin(s.forgotPassword),
+		formReset:    s.sameOrigin(s.resetPassword),
+	}
 }
 
 // Register adds the endpoints to g, the /api/v1 group.

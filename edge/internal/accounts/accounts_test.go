@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
@@ -93,16 +94,24 @@ func TestRegisterValidation(t *testing.T) {
 	})
 }
 
-// Without JavaScript the register form posts form-encoded and gets a 303:
-// to /contact-us when created, back to /register?error=<code> when not.
+// Without JavaScript the register form posts form-encoded to /register and
+// gets a 303 to /contact-us when created; when not, the page again with what
+// was typed (never the password) and every field's error (issue 13).
 func TestRegisterFormPost(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		st := newSite(t, db, nil, nil)
 		b := st.browser()
 		form := url.Values{"name": {"Ana"}, "email": {"ana@example.com"}, "password": {"short"}, "storeName": {"ana"}}
-		wantRedirect(t, st.do(b, "POST", "/api/v1/oaccount/register", form), http.StatusSeeOther, "/register?error=passwordTooShort")
+		typed := map[string]string{"name": "Ana", "email": "ana@example.com", "storeName": "ana"}
+		wantPage(t, st.do(b, "POST", "/register", form), http.StatusBadRequest, "/register",
+			forms.State{Form: "register", Values: typed, Errors: map[string]string{"password": codePasswordTooShort}})
+		wantPage(t, st.do(b, "POST", "/register", url.Values{"name": {""}, "email": {"ana@"}, "password": {"password"}, "storeName": {"www"}}), http.StatusBadRequest, "/register",
+			forms.State{Form: "register", Values: map[string]string{"email": "ana@", "storeName": "www"}, Errors: map[string]string{
+				"name": codeNameRequired, "email": codeEmailInvalid, "password": codePasswordCommon, "storeName": codeStoreNameReserved}})
+		// The API answers the first of them, in the page's order.
+		wantError(t, st.do(b, "POST", "/api/v1/oaccount/register", url.Values{"name": {""}, "email": {"ana@"}, "password": {"password"}, "storeName": {"www"}}), http.StatusBadRequest, codeNameRequired)
 		form.Set("password", "correct horse battery")
-		a := st.do(b, "POST", "/api/v1/oaccount/register", form)
+		a := st.do(b, "POST", "/register", form)
 		wantRedirect(t, a, http.StatusSeeOther, "/contact-us")
 		if a.cookie(CookieName) == nil {
 			t.Fatal("no session cookie after a form registration")
@@ -110,7 +119,7 @@ func TestRegisterFormPost(t *testing.T) {
 		if in, _ := st.loggedIn(b); !in {
 			t.Fatal("not signed in after a form registration")
 		}
-		wantRedirect(t, st.do(st.browser(), "POST", "/api/v1/oaccount/register", form), http.StatusSeeOther, "/register?error=emailTaken")
+		wantPage(t, st.do(st.browser(), "POST", "/register", form), http.StatusConflict, "/register", forms.State{Form: "register", Values: typed, Error: codeEmailTaken})
 	})
 }
 
@@ -143,10 +152,13 @@ func TestLogin(t *testing.T) {
 		if a.body != `{"data":{"isLoggedIn":false,"omnicustomerStatus":""}}`+"\n" {
 			t.Fatalf("anonymous isloggedin %q", a.body)
 		}
-		// Form posts: 303 by the rules, or back with the error code.
+		// Form posts to /login: 303 by the rules, or the page again with the e-mail and why.
 		b := st.browser()
-		wantRedirect(t, st.do(b, "POST", "/api/v1/oaccount/login", url.Values{"email": {"ana@example.com"}, "password": {"nope nope nope"}}), http.StatusSeeOther, "/login?error=invalidCredentials")
-		wantRedirect(t, st.do(b, "POST", "/api/v1/oaccount/login", url.Values{"email": {"ana@example.com"}, "password": {"correct horse battery"}}), http.StatusSeeOther, "/contact-us")
+		wantPage(t, st.do(b, "POST", "/login", url.Values{"email": {"ana@example.com"}, "password": {"nope nope nope"}}), http.StatusUnauthorized, "/login",
+			forms.State{Form: "login", Values: map[string]string{"email": "ana@example.com"}, Error: codeInvalidCredentials})
+		wantPage(t, st.do(b, "POST", "/login", url.Values{"email": {" nope "}, "password": {""}}), http.StatusBadRequest, "/login",
+			forms.State{Form: "login", Values: map[string]string{"email": "nope"}, Errors: map[string]string{"email": codeEmailInvalid, "password": codePasswordRequired}})
+		wantRedirect(t, st.do(b, "POST", "/login", url.Values{"email": {"ana@example.com"}, "password": {"correct horse battery"}}), http.StatusSeeOther, "/contact-us")
 		if in, _ := st.loggedIn(b); !in {
 			t.Fatal("form login did not sign in")
 		}
@@ -329,7 +341,11 @@ func TestLoginRateLimited(t *testing.T) {
 		if a.status != http.StatusTooManyRequests {
 			t.Fatalf("6th attempt from one IP: %d %s", a.status, a.body)
 		}
-		wantRedirect(t, st.do(st.browser(), "POST", "/api/v1/oaccount/login", url.Values{"email": {"dy@example.com"}, "password": {"x"}}), http.StatusSeeOther, "/login?error=rateLimited")
+		a = st.do(st.browser(), "POST", "/login", url.Values{"email": {"dy@example.com"}, "password": {"x"}})
+		wantPage(t, a, http.StatusTooManyRequests, "/login", forms.State{Form: "login", Values: map[string]string{"email": "dy@example.com"}, Error: codeRateLimited})
+		if s, _ := strconv.Atoi(a.header.Get("Retry-After")); s < 1 {
+			t.Fatalf("page: Retry-After %q", a.header.Get("Retry-After"))
+		}
 	})
 }
 
@@ -430,9 +446,9 @@ func TestPasswordHash(t *testing.T) {
 	}
 }
 
-// With the database gone, the endpoints say so (503 errorDetail, or the page
-// with ?error=unavailable) and pages are still served, as to a visitor
-// signed out.
+// With the database gone, the endpoints say so (503 errorDetail, or the
+// form's page saying it) and pages are still served, as to a visitor signed
+// out.
 func TestDatabaseDown(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		st := newSite(t, db, nil, nil)
@@ -445,7 +461,8 @@ func TestDatabaseDown(t *testing.T) {
 		wantError(t, st.do(b, "POST", "/api/v1/oaccount/register", map[string]string{"name": "Bo", "email": "bo@example.com", "password": "correct horse battery", "storeName": "bo-shop"}), http.StatusServiceUnavailable, codeUnavailable)
 		wantError(t, st.do(b, "GET", "/api/v1/onboarding/check-omnidomain-availability?name=bo-shop", nil), http.StatusServiceUnavailable, codeUnavailable)
 		wantError(t, st.do(b, "POST", "/api/v1/oaccount/logout", nil), http.StatusServiceUnavailable, codeUnavailable)
-		wantRedirect(t, st.do(b, "POST", "/api/v1/oaccount/login", url.Values{"email": {"ana@example.com"}, "password": {"correct horse battery"}}), http.StatusSeeOther, "/login?error=unavailable")
+		wantPage(t, st.do(b, "POST", "/login", url.Values{"email": {"ana@example.com"}, "password": {"correct horse battery"}}), http.StatusServiceUnavailable, "/login",
+			forms.State{Form: "login", Values: map[string]string{"email": "ana@example.com"}, Error: codeUnavailable})
 		if a := st.do(b, "GET", "/login", nil); a.status != http.StatusOK || a.body != "page /login" {
 			t.Fatalf("/login with the database down: %d %q", a.status, a.body)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/crossorigin"
 )
 
@@ -13,7 +14,7 @@ import (
 // every POST of the API shares).
 func (s *Service) sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return crossorigin.Guard(s.public.String(), func(c echo.Context) error {
-		return refuse(c, "/login", nil, fail(http.StatusForbidden, codeCrossSite))
+		return refuse(c, fail(http.StatusForbidden, codeCrossSite), forms.State{})
 	})(next)
 }
 

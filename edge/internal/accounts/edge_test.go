@@ -89,18 +89,18 @@ func TestEdgeRedirectRules(t *testing.T) {
 }
 
 // With the real renderer: the sign-in page is server-rendered as a form that
-// posts to the edge, and a signed-in visitor's pages offer to sign out (the
+// posts to its own page, and a signed-in visitor's pages offer to sign out (the
 // root loader reads the state the edge resolved).
 func TestEdgeRealPages(t *testing.T) {
 	e := startEdge(t, nil, true)
 	anon := newBrowser(t, e.URL)
 	res, body := anon.do("GET", "/login", "")
-	if res.StatusCode != http.StatusOK || !strings.Contains(body, `action="/api/v1/oaccount/login"`) || strings.Contains(body, "Sign out") {
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, `action="/login"`) || strings.Contains(body, "Sign out") {
 		t.Fatalf("anonymous /login: %d", res.StatusCode)
 	}
 	// The reset page keeps its token out of Referer headers.
 	res, body = anon.do("GET", "/reset-password?token=abc", "")
-	if res.StatusCode != http.StatusOK || res.Header.Get("Referrer-Policy") != "no-referrer" || !strings.Contains(body, `name="token" value="abc"`) {
+	if res.StatusCode != http.StatusOK || res.Header.Get("Referrer-Policy") != "no-referrer" || !strings.Contains(body, `name="token" value="abc"`) || !strings.Contains(body, `action="/reset-password?token=abc"`) {
 		t.Fatalf("/reset-password: %d %v", res.StatusCode, res.Header)
 	}
 	b := newBrowser(t, e.URL)

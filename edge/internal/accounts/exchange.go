@@ -3,7 +3,6 @@ package accounts
 import (
 	"encoding/json"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -11,9 +10,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/crossorigin"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/ratelimit"
+	"omnibus/edge/internal/validation"
 )
 
 // status is the sign-in status answer (SPEC §3), nested under "data".
@@ -31,8 +32,7 @@ type envelope struct {
 
 // isForm reports a form post (a page without JavaScript).
 func isForm(r *http.Request) bool {
-	mt, _, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
-	return err == nil && mt == echo.MIMEApplicationForm
+	return crossorigin.TypeOf(r) == crossorigin.Form
 }
 
 // read takes the request's string fields from a JSON object or a form,
@@ -83,31 +83,59 @@ func read(c echo.Context) (map[string]string, *problem) {
 	return fields, nil
 }
 
-// refuse answers a refused request: JSON {"errorDetail"} with its status, or
-// for a form post a 303 back to page with ?error=<code> (and extra, e.g. the
-// reset token, so the page can be used again).
-func refuse(c echo.Context, page string, extra url.Values, p *problem) error {
+// refuse answers a refused request with JSON {"errorDetail"} and its status.
+// A sign-in form posted to its page without JavaScript (forms.OnPage) gets
+// that page again (forms.Refuse) with st: its id, the values shown again
+// (shown), every invalid field, and otherwise p as the form's error. st of
+// no form (Google, sign-out, the cross-site check) is always JSON.
+func refuse(c echo.Context, p *problem, st forms.State) error {
 	if p.code == codeBusy {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(hashQueueDeadline/time.Second)))
 	}
-	if isForm(c.Request()) {
-		q := url.Values{}
-		for k, v := range extra {
-			q[k] = v
+	if st.Form != "" && forms.OnPage(c) {
+		if len(st.Errors) == 0 {
+			st.Error = p.code
 		}
-		q.Set("error", p.code)
-		return seeOther(c, page+"?"+q.Encode())
+		return forms.Refuse(c, p.status, st)
 	}
 	return response.Error(c, p.status, Message(p.code))
 }
 
-// limited answers a refused rate limit: 429 with Retry-After, or the page
-// with ?error=rateLimited.
-func limited(c echo.Context, page string, wait time.Duration) error {
-	if isForm(c.Request()) {
-		return seeOther(c, page+"?error="+codeRateLimited)
+// limited answers a refused rate limit: 429 with Retry-After, JSON or the
+// form's page (refuse).
+func limited(c echo.Context, wait time.Duration, st forms.State) error {
+	if st.Form != "" && forms.OnPage(c) {
+		ratelimit.RetryAfter(c, wait)
+		return refuse(c, fail(http.StatusTooManyRequests, codeRateLimited), st)
 	}
 	return ratelimit.Refuse(c, wait)
+}
+
+// shown is the state of sign-in form form: the values of the named fields
+// (never a password) as the page shows them again.
+func shown(form string, f map[string]string, names ...string) forms.State {
+	st := forms.State{Form: form, Values: map[string]string{}}
+	for _, name := range names {
+		if v := validation.Shown(name, f[name]); v != "" {
+			st.Values[name] = v
+		}
+	}
+	return st
+}
+
+// invalid adds field's error code to st (none for ""), and keeps the first
+// problem for the JSON answer.
+func invalid(st *forms.State, first **problem, field, code string) {
+	if code == "" {
+		return
+	}
+	if st.Errors == nil {
+		st.Errors = map[string]string{}
+	}
+	st.Errors[field] = code
+	if *first == nil {
+		*first = fail(http.StatusBadRequest, code)
+	}
 }
 
 // signedIn answers a successful sign-in: the status with where to go, or for

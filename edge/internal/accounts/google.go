@@ -18,6 +18,7 @@ import (
 	"golang.org/x/oauth2"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/validation"
@@ -151,16 +152,15 @@ func (g *google) exchange(ctx context.Context, code, redirectURL string, opts ..
 // googleSignIn: POST /oaccount/signin/google with {code} (popup code flow)
 // or the credential response {credential, clientId, select_by}.
 func (s *Service) googleSignIn(c echo.Context) error {
-	const page = "/login"
 	if s.google == nil {
-		return refuse(c, page, nil, fail(http.StatusServiceUnavailable, codeGoogleUnavailable))
+		return refuse(c, fail(http.StatusServiceUnavailable, codeGoogleUnavailable), forms.State{})
 	}
 	if ok, wait := s.GoogleByIP.Allow(request.ClientIP(c.Request())); !ok {
-		return limited(c, page, wait)
+		return limited(c, wait, forms.State{})
 	}
 	f, p := read(c)
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, forms.State{})
 	}
 	ctx := c.Request().Context()
 	var id *identity
@@ -173,15 +173,15 @@ func (s *Service) googleSignIn(c echo.Context) error {
 		p = fail(http.StatusBadRequest, codeGoogleMissing)
 	}
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, forms.State{})
 	}
 	acct, p := s.googleAccount(ctx, id)
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, forms.State{})
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
 		slog.Error("accounts: session after google", "err", err)
-		return refuse(c, page, nil, errUnavailable)
+		return refuse(c, errUnavailable, forms.State{})
 	}
 	return s.signedIn(c, http.StatusOK, acct)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/storage"
@@ -34,61 +35,60 @@ func normaliseEmail(raw string) (string, string) {
 // Creates the account (status account_created) with its store name and
 // signs the visitor in: 201 with the status, or 303 to /contact-us.
 func (s *Service) register(c echo.Context) error {
-	const page = "/register"
-	if ok, wait := s.RegisterByIP.Allow(request.ClientIP(c.Request())); !ok {
-		return limited(c, page, wait)
-	}
 	f, p := read(c)
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, forms.State{Form: formRegister})
+	}
+	st := shown(formRegister, f, "name", "email", "storeName")
+	if ok, wait := s.RegisterByIP.Allow(request.ClientIP(c.Request())); !ok {
+		return limited(c, wait, st)
 	}
 	name, nameProblem := validation.Check("name", f["name"])
 	email, emailCode := normaliseEmail(f["email"])
 	slug := Slug(f["storeName"])
-	code := ""
-	switch {
-	case nameProblem == validation.Required:
-		code = codeNameRequired
-	case nameProblem == validation.TooLong:
-		code = codeNameTooLong
-	case nameProblem != validation.OK:
-		code = codeNameInvalid
-	case emailCode != "":
-		code = emailCode
+	nameCode := ""
+	switch nameProblem {
+	case validation.OK:
+	case validation.Required:
+		nameCode = codeNameRequired
+	case validation.TooLong:
+		nameCode = codeNameTooLong
 	default:
-		if code = passwordProblem(f["password"], email, slug); code == "" {
-			code = storeNameProblem(f["storeName"], slug)
-		}
+		nameCode = codeNameInvalid
 	}
-	if code != "" {
-		return refuse(c, page, nil, fail(http.StatusBadRequest, code))
+	invalid(&st, &p, "name", nameCode)
+	invalid(&st, &p, "email", emailCode)
+	invalid(&st, &p, "password", passwordProblem(f["password"], email, slug))
+	invalid(&st, &p, "storeName", storeNameProblem(f["storeName"], slug))
+	if p != nil {
+		return refuse(c, p, st)
 	}
 
 	ctx := c.Request().Context()
 	now := s.now()
 	hash, p := s.hash(ctx, f["password"])
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, st)
 	}
 	acct := &Account{Name: name, Email: email, PasswordHash: hash, StoreName: &slug, Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
 	if err := s.db.WithContext(ctx).Create(acct).Error; err != nil {
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			slog.Error("accounts: register", "err", err)
-			return refuse(c, page, nil, errUnavailable)
+			return refuse(c, errUnavailable, st)
 		}
 		// Which unique column? The e-mail is the one to tell first.
 		var n int64
 		s.db.WithContext(ctx).Model(&Account{}).Where("email = ?", email).Count(&n)
 		if n > 0 {
-			return refuse(c, page, nil, fail(http.StatusConflict, codeEmailTaken))
+			return refuse(c, fail(http.StatusConflict, codeEmailTaken), st)
 		}
-		return refuse(c, page, nil, fail(http.StatusConflict, codeStoreNameTaken))
+		return refuse(c, fail(http.StatusConflict, codeStoreNameTaken), st)
 	}
 	created := *acct
 	s.background(func() { s.sendVerification(created) })
 	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
 		slog.Error("accounts: session after register", "err", err)
-		return refuse(c, page, nil, errUnavailable)
+		return refuse(c, errUnavailable, st)
 	}
 	return s.signedIn(c, http.StatusCreated, acct)
 }
@@ -96,32 +96,33 @@ func (s *Service) register(c echo.Context) error {
 // login: POST /oaccount/login and /hq/account/seller/login {email, password}.
 // Rate-limited per client IP and per account e-mail (429 + Retry-After).
 func (s *Service) login(c echo.Context) error {
-	const page = "/login"
-	if ok, wait := s.LoginByIP.Allow(request.ClientIP(c.Request())); !ok {
-		return limited(c, page, wait)
-	}
 	f, p := read(c)
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, forms.State{Form: formLogin})
+	}
+	st := shown(formLogin, f, "email")
+	if ok, wait := s.LoginByIP.Allow(request.ClientIP(c.Request())); !ok {
+		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
-	if code == "" && f["password"] == "" {
-		code = codePasswordRequired
+	invalid(&st, &p, "email", code)
+	if f["password"] == "" {
+		invalid(&st, &p, "password", codePasswordRequired)
 	}
-	if code != "" {
-		return refuse(c, page, nil, fail(http.StatusBadRequest, code))
+	if p != nil {
+		return refuse(c, p, st)
 	}
 	// Per client IP and account together: an attacker guessing someone's
 	// password is slowed, the owner signing in from another network is not.
 	if ok, wait := s.LoginByAccount.Allow(request.ClientIP(c.Request()) + " " + email); !ok {
-		return limited(c, page, wait)
+		return limited(c, wait, st)
 	}
 	ctx := c.Request().Context()
 	var acct Account
 	err := s.db.WithContext(ctx).Where("email = ?", email).First(&acct).Error
 	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
 		slog.Error("accounts: login lookup", "err", err)
-		return refuse(c, page, nil, errUnavailable)
+		return refuse(c, errUnavailable, st)
 	}
 	hash := acct.PasswordHash
 	if hash == "" {
@@ -129,14 +130,14 @@ func (s *Service) login(c echo.Context) error {
 	}
 	ok, p := s.check(ctx, hash, f["password"])
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, st)
 	}
 	if !ok || acct.PasswordHash == "" {
-		return refuse(c, page, nil, fail(http.StatusUnauthorized, codeInvalidCredentials))
+		return refuse(c, fail(http.StatusUnauthorized, codeInvalidCredentials), st)
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {
 		slog.Error("accounts: session", "err", err)
-		return refuse(c, page, nil, errUnavailable)
+		return refuse(c, errUnavailable, st)
 	}
 	return s.signedIn(c, http.StatusOK, &acct)
 }
@@ -146,7 +147,7 @@ func (s *Service) login(c echo.Context) error {
 func (s *Service) logout(c echo.Context) error {
 	if err := s.endSession(c.Request().Context(), c.Response(), c.Request()); err != nil {
 		slog.Error("accounts: logout", "err", err)
-		return refuse(c, "/", nil, errUnavailable)
+		return refuse(c, errUnavailable, forms.State{})
 	}
 	if isForm(c.Request()) {
 		return seeOther(c, "/login?signedOut=1")

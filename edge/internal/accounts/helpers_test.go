@@ -7,6 +7,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/forms"
+	"omnibus/edge/internal/forms/formstest"
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
@@ -70,7 +73,9 @@ func newSite(t *testing.T, db *storage.DB, sender mail.Sender, edit func(*Option
 		}
 		io.WriteString(w, body)
 	})
-	e.Any("/*", echo.WrapHandler(st.svc.Pages(pages)))
+	// Pages, and the sign-in forms posted to theirs (internal/forms, with a
+	// stand-in page for refusals: formstest).
+	formstest.Wire(e, st.svc.Forms(), st.svc.Pages(pages))
 	return st
 }
 
@@ -207,6 +212,16 @@ func wantError(t *testing.T, a answer, status int, code string) {
 	t.Helper()
 	if a.status != status || a.errorDetail() != Message(code) {
 		t.Fatalf("got %d %s, want %d {errorDetail: %q}", a.status, a.body, status, Message(code))
+	}
+}
+
+// wantPage checks a refused form post made to its page (no JavaScript): the
+// status, and the page answered in its place with the form's state.
+func wantPage(t *testing.T, a answer, status int, path string, want forms.State) {
+	t.Helper()
+	p, err := formstest.Decode([]byte(a.body))
+	if err != nil || a.status != status || p.Path != path || !reflect.DeepEqual(p.State, want) {
+		t.Fatalf("got %d %s, want %d page %s with %+v", a.status, a.body, status, path, want)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/forms/formstest"
 	"omnibus/edge/internal/hashqueue"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/mail/mailtest"
@@ -166,8 +167,11 @@ func TestControlCharactersRefused(t *testing.T) {
 			for _, form := range []bool{false, true} {
 				email := fmt.Sprintf("ana%d@example.com", i)
 				if form {
-					a := st.do(st.browser(), "POST", "/api/v1/oaccount/register", url.Values{"name": {c.name}, "email": {email}, "password": {"correct horse battery"}, "storeName": {c.store}})
-					wantRedirect(t, a, http.StatusSeeOther, "/register?error="+c.code)
+					a := st.do(st.browser(), "POST", "/register", url.Values{"name": {c.name}, "email": {email}, "password": {"correct horse battery"}, "storeName": {c.store}})
+					field := map[string]string{codeNameInvalid: "name", codeStoreNameInvalid: "storeName"}[c.code]
+					if p, _ := formstest.Decode([]byte(a.body)); a.status != http.StatusBadRequest || p.State.Errors[field] != c.code || len(p.State.Errors) != 1 {
+						t.Fatalf("%q / %q posted to /register: %d %s", c.name, c.store, a.status, a.body)
+					}
 					continue
 				}
 				a := st.do(st.browser(), "POST", "/api/v1/oaccount/register", map[string]string{"name": c.name, "email": email, "password": "correct horse battery", "storeName": c.store})

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 )
@@ -37,16 +38,17 @@ func (PasswordReset) TableName() string { return "password_resets" }
 // link valid for an hour is e-mailed.
 func (s *Service) forgotPassword(c echo.Context) error {
 	const page = "/forgot-password"
-	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
-		return limited(c, page, wait)
-	}
 	f, p := read(c)
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, forms.State{Form: formForgot})
+	}
+	st := shown(formForgot, f, "email")
+	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
+		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
-	if code != "" {
-		return refuse(c, page, nil, fail(http.StatusBadRequest, code))
+	if invalid(&st, &p, "email", code); p != nil {
+		return refuse(c, p, st)
 	}
 	// Per-address limit: quietly send nothing more, answer the same.
 	if ok, _ := s.ResetByAccount.Allow(email); ok {
@@ -92,19 +94,15 @@ func (s *Service) sendReset(email string) {
 // new password once per link, ends every session of the account and signs
 // this browser in with a fresh one.
 func (s *Service) resetPassword(c echo.Context) error {
-	const page = "/reset-password"
-	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
-		return limited(c, page, wait)
-	}
+	st := forms.State{Form: formReset} // the token stays in the page's address; nothing else is shown again
 	f, p := read(c)
 	if p != nil {
-		return refuse(c, page, nil, p)
+		return refuse(c, p, st)
+	}
+	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
+		return limited(c, wait, st)
 	}
 	token := f["token"]
-	back := url.Values{}
-	if validToken(token) {
-		back.Set("token", token)
-	}
 	ctx := c.Request().Context()
 	now := s.now()
 	var acct Account
@@ -126,8 +124,8 @@ func (s *Service) resetPassword(c echo.Context) error {
 		if err := s.db.WithContext(ctx).First(&acct, pr.AccountID).Error; err != nil {
 			return err
 		}
-		if code := passwordProblem(f["password"], acct.Email, deref(acct.StoreName)); code != "" {
-			return fail(http.StatusBadRequest, code)
+		if invalid(&st, &p, "password", passwordProblem(f["password"], acct.Email, deref(acct.StoreName))); p != nil {
+			return p
 		}
 		hash, p := s.hash(ctx, f["password"])
 		if p != nil {
@@ -155,18 +153,15 @@ func (s *Service) resetPassword(c echo.Context) error {
 	}()
 	var pb *problem
 	if errors.As(err, &pb) {
-		if pb.code == codeResetInvalid {
-			back = nil
-		}
-		return refuse(c, page, back, pb)
+		return refuse(c, pb, st)
 	}
 	if err != nil {
 		slog.Error("accounts: reset password", "err", err)
-		return refuse(c, page, back, errUnavailable)
+		return refuse(c, errUnavailable, st)
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {
 		slog.Error("accounts: session after reset", "err", err)
-		return refuse(c, "/login", nil, errUnavailable)
+		return refuse(c, errUnavailable, forms.State{})
 	}
 	return s.signedIn(c, http.StatusOK, &acct)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/mail/mailtest"
 	"omnibus/edge/internal/storage"
@@ -105,9 +106,9 @@ func TestPasswordResetOverSMTP(t *testing.T) {
 	})
 }
 
-// Without JavaScript: the forgot form answers 303 ?sent=1 whatever the
-// address; the reset form 303s by the rules, or back with the error code
-// (keeping the token when the link is still good).
+// Without JavaScript (posted to their pages): the forgot form answers 303
+// ?sent=1 whatever the address; the reset form 303s by the rules; a refusal
+// is the page again (the reset page at its address with the token).
 func TestPasswordResetFormPosts(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		sender, _ := mail.New("", "no-reply@omnibus.test", db)
@@ -115,9 +116,10 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		st.register(st.browser(), "ana@example.com", "ana-shop")
 		db.Where("1 = 1").Delete(&mail.OutboxMessage{}) // the address confirmation (issue 9)
 		for _, email := range []string{"ana@example.com", "nobody@example.com"} {
-			wantRedirect(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/forgotPassword", url.Values{"email": {email}}), http.StatusSeeOther, "/forgot-password?sent=1")
+			wantRedirect(t, st.do(st.browser(), "POST", "/forgot-password", url.Values{"email": {email}}), http.StatusSeeOther, "/forgot-password?sent=1")
 		}
-		wantRedirect(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/forgotPassword", url.Values{"email": {""}}), http.StatusSeeOther, "/forgot-password?error=emailRequired")
+		wantPage(t, st.do(st.browser(), "POST", "/forgot-password", url.Values{"email": {""}}), http.StatusBadRequest, "/forgot-password",
+			forms.State{Form: "forgot-password", Errors: map[string]string{"email": codeEmailRequired}})
 		var out []mail.OutboxMessage
 		db.Find(&out)
 		if len(out) != 1 || out[0].Recipient != "ana@example.com" {
@@ -126,8 +128,11 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		token, _ := url.ParseQuery(strings.SplitN(linkRE.FindString(out[0].Body), "?", 2)[1])
 		tok := token.Get("token")
 		b := st.browser()
-		wantRedirect(t, st.do(b, "POST", "/api/v1/hq/oaccount/resetPassword", url.Values{"token": {tok}, "password": {"short"}}), http.StatusSeeOther, "/reset-password?error=passwordTooShort&token="+tok)
-		wantRedirect(t, st.do(b, "POST", "/api/v1/hq/oaccount/resetPassword", url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusSeeOther, "/contact-us")
-		wantRedirect(t, st.do(b, "POST", "/api/v1/hq/oaccount/resetPassword", url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusSeeOther, "/reset-password?error=resetInvalid")
+		page := "/reset-password?token=" + tok
+		wantPage(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"short"}}), http.StatusBadRequest, "/reset-password",
+			forms.State{Form: "reset-password", Errors: map[string]string{"password": codePasswordTooShort}})
+		wantRedirect(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusSeeOther, "/contact-us")
+		wantPage(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusBadRequest, "/reset-password",
+			forms.State{Form: "reset-password", Error: codeResetInvalid})
 	})
 }

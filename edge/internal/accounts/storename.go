@@ -10,6 +10,7 @@ import (
 
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/validation"
 )
 
@@ -92,7 +93,7 @@ type availability struct {
 // is simply not available, with the reason.
 func (s *Service) checkAvailability(c echo.Context) error {
 	if ok, wait := s.AvailabilityByIP.Allow(request.ClientIP(c.Request())); !ok {
-		return limited(c, "/register", wait)
+		return ratelimit.Refuse(c, wait)
 	}
 	raw := c.QueryParam("name")
 	if len(raw) > 4*maxStoreName {

@@ -6,7 +6,8 @@
 // Order, top to bottom:
 //
 //	storage → listener → metrics → renderer → page proxy → page cache
-//	→ accounts → static files → server (health, seo, API features)
+//	→ accounts → static files → forms posted to their page → server
+//	(health, seo, API features)
 //	→ serve → drain
 package app
 
@@ -21,6 +22,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/billing"
@@ -29,6 +32,7 @@ import (
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
@@ -247,10 +251,20 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		}
 	}
 
+	// Forms posted to their own page without JavaScript (shared/routes.json's
+	// form and layoutForm): the API's handlers take them, behind the API's
+	// body limit, and a refusal is answered with the page itself, rendered
+	// through the page handler.
+	formPages, err := forms.New(shared.RoutesJSON, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
+	if err != nil {
+		return nil, err
+	}
+
 	// 7. The server and its routes.
 	db := a.DB
 	a.Server = server.New(server.Options{
 		Pages:          pages,
+		PageMiddleware: []echo.MiddlewareFunc{formPages.Middleware},
 		Assets:         files,
 		TrustedProxies: cfg.TrustedProxies,
 		Limits:         server.Limits{MaxConns: cfg.MaxConnections},
@@ -298,6 +312,14 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	a.Accounts.Register(api)
 	a.Billing.Register(api, server.BodyLimit)
+	formPages.Handle(forms.Newsletter, news.Submit())
+	formPages.Handle("contact", contactForm.Submit())
+	for form, h := range a.Accounts.Forms() {
+		formPages.Handle(form, h)
+	}
+	if err := formPages.Check(); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 

@@ -36,6 +36,10 @@ import (
 // (made up, expired) does not bypass the cache.
 var AccountHeader = shared.HTTP.AccountHeader
 
+// formStateKey is the header a page rendered for a refused form post
+// carries (internal/forms): that page is one visitor's, never shared.
+var formStateKey = http.CanonicalHeaderKey(shared.HTTP.FormStateHeader)
+
 // RenderModeHeader asks the renderer for the complete document (everything
 // resolved, as crawlers get it) instead of a stream, so the one stored copy
 // serves crawlers and browsers alike.
@@ -174,12 +178,13 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 }
 
 // anonymousRead reports whether a request may be answered from the shared
-// cache: a GET or HEAD of no signed-in visitor, without credentials.
+// cache: a GET or HEAD of no signed-in visitor, without credentials, that is
+// not the page of a refused form post.
 func anonymousRead(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
-	if r.Header.Get(AccountHeader) != "" {
+	if r.Header.Get(AccountHeader) != "" || len(r.Header[formStateKey]) != 0 {
 		return false
 	}
 	return r.Header.Get("Authorization") == "" && r.Header.Get("Upgrade") == ""

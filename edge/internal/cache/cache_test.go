@@ -281,6 +281,8 @@ func TestSignedInBypasses(t *testing.T) {
 	// A session cookie the edge did not resolve to an account (made up,
 	// expired) is an anonymous visitor: a hit.
 	expect(t, get(h, "/", header("Cookie", shared.HTTP.SessionCookie+"=made-up")), 200, "HIT")
+	// The page of a refused form post (internal/forms) is that visitor's.
+	expect(t, get(h, "/", header(shared.HTTP.FormStateHeader, "e30")), 200, "BYPASS")
 
 	// Private routes, other methods and credentials bypass too.
 	expect(t, get(h, "/login"), 200, "BYPASS")

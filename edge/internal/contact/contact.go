@@ -8,12 +8,13 @@
 // too, so the browser's inline validation and the edge's answers agree.
 //
 // A JSON request is answered with JSON: 201 {"data": {"sent": true}} once the
-// message is stored, 400 {"errorDetail", "field"} for an invalid field, 413,
-// 429 or 503 {"errorDetail"}. The page's form posted without JavaScript
-// (application/x-www-form-urlencoded) is answered with a 303 back to its own
-// page — the path is derived from the topic, so it can never leave the site —
-// carrying ?outcome=<code> (and &field=<name> for an invalid field), at the
-// #contact-form anchor; the page renders the code's message.
+// message is stored, 400 {"errorDetail", "field"} for an invalid field (the
+// first), 413, 429 or 503 {"errorDetail"}. The page's form posted without
+// JavaScript (application/x-www-form-urlencoded, to the page itself:
+// internal/forms) is answered with a 303 to its own page — the path is
+// derived from the topic, so it can never leave the site — with
+// ?outcome=sent at the #contact-form anchor once stored; a refusal is the
+// page again with what was typed and every invalid field (forms.Refuse).
 package contact
 
 import (
@@ -30,6 +31,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/crossorigin"
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
@@ -44,8 +46,9 @@ import (
 // one is answered 413.
 const MaxBody = 16 << 10
 
-// Outcome codes carried by the no-JavaScript redirect (?outcome=): the keys
-// of "outcomes" in shared/content/contact.json.
+// Outcome codes: the keys of "outcomes" in shared/content/contact.json; sent
+// comes back in the no-JavaScript redirect (?outcome=sent), the others are a
+// refused form's own error (forms.State).
 const (
 	OutcomeSent        = "sent"
 	OutcomeInvalid     = "invalid"
@@ -150,12 +153,15 @@ func New(db *storage.DB) *Service {
 }
 
 // Register adds POST /omnibus/contact-us to g (the /api/v1 group).
-// Cross-site posts are refused with 403 (the check the account endpoints
-// use: internal/http/crossorigin).
-func (s *Service) Register(g *echo.Group) {
-	g.POST("/omnibus/contact-us", s.create, crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
+func (s *Service) Register(g *echo.Group) { g.POST("/omnibus/contact-us", s.Submit()) }
+
+// Submit is the endpoint's handler, which the contact pages take their form
+// posts with too (internal/forms). Cross-site posts are refused with 403
+// (the check the account endpoints use: internal/http/crossorigin).
+func (s *Service) Submit() echo.HandlerFunc {
+	return crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
 		return response.Error(c, http.StatusForbidden, content.Outcomes[outcomeCrossSite])
-	}))
+	})(s.create)
 }
 
 // Input is a submission as received.
@@ -175,27 +181,27 @@ func (s *Service) create(c echo.Context) error {
 	if kind == crossorigin.Unsupported {
 		return response.Error(c, http.StatusUnsupportedMediaType, content.Outcomes[outcomeUnsupportedType])
 	}
-	isForm := kind == crossorigin.Form
+	var in Input
 	if req.ContentLength > MaxBody {
-		return s.refuse(c, isForm, "", http.StatusRequestEntityTooLarge, OutcomeTooLarge, "")
+		return s.refuse(c, in, http.StatusRequestEntityTooLarge, OutcomeTooLarge, nil)
 	}
 	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return s.refuse(c, isForm, "", http.StatusRequestEntityTooLarge, OutcomeTooLarge, "")
+			return s.refuse(c, in, http.StatusRequestEntityTooLarge, OutcomeTooLarge, nil)
 		}
-		return s.refuse(c, isForm, "", http.StatusBadRequest, OutcomeInvalid, "")
+		return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, nil)
 	}
 	if len(body) > MaxBody {
-		return s.refuse(c, isForm, "", http.StatusRequestEntityTooLarge, OutcomeTooLarge, "")
+		return s.refuse(c, in, http.StatusRequestEntityTooLarge, OutcomeTooLarge, nil)
 	}
 
-	var in Input
+	isForm := kind == crossorigin.Form
 	if isForm {
 		v, err := url.ParseQuery(string(body))
 		if err != nil {
-			return s.refuse(c, isForm, "", http.StatusBadRequest, OutcomeInvalid, "")
+			return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, nil)
 		}
 		in = Input{Topic: v.Get("topic"), Name: v.Get("name"), Email: v.Get("email"),
 			Company: v.Get("company"), Phone: v.Get("phone"), Message: v.Get("message"), CVURL: v.Get("cvUrl")}
@@ -204,14 +210,15 @@ func (s *Service) create(c echo.Context) error {
 		return response.Error(c, http.StatusBadRequest, content.GenericError)
 	}
 
-	msg, badField := Validate(in)
-	if badField != "" {
-		return s.refuse(c, isForm, in.Topic, http.StatusBadRequest, OutcomeInvalid, badField)
+	msg, bad := Validate(in)
+	if len(bad) > 0 {
+		return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, bad)
 	}
 
 	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
-		if isForm {
-			return redirect(c, msg.Topic, OutcomeRateLimited, "")
+		if forms.OnPage(c) {
+			ratelimit.RetryAfter(c, wait)
+			return s.refuse(c, in, http.StatusTooManyRequests, OutcomeRateLimited, nil)
 		}
 		return ratelimit.Refuse(c, wait)
 	}
@@ -219,11 +226,11 @@ func (s *Service) create(c echo.Context) error {
 	msg.CreatedAt = s.Now().UTC()
 	if err := s.db.WithContext(req.Context()).Create(&msg).Error; err != nil {
 		slog.Error("contact: store message", "err", err, "topic", msg.Topic)
-		return s.refuse(c, isForm, msg.Topic, http.StatusServiceUnavailable, OutcomeUnavailable, "")
+		return s.refuse(c, in, http.StatusServiceUnavailable, OutcomeUnavailable, nil)
 	}
 	s.notify(msg)
 	if isForm {
-		return redirect(c, msg.Topic, OutcomeSent, "")
+		return redirect(c, msg.Topic)
 	}
 	return c.JSON(http.StatusCreated, map[string]any{"data": map[string]bool{"sent": true}})
 }
@@ -251,17 +258,36 @@ func (s *Service) notify(m Message) {
 // notifyTimeout bounds one notification e-mail.
 const notifyTimeout = 30 * time.Second
 
-// refuse answers a failed submission: JSON with the field's or the
-// outcome's message, or the form's redirect.
-func (s *Service) refuse(c echo.Context, isForm bool, topic string, status int, outcome, badField string) error {
-	if isForm {
-		return redirect(c, topic, outcome, badField)
+// refuse answers a failed submission. Posted to its page (no JavaScript):
+// the page again with what was typed, every invalid field (bad, in the
+// page's order) and otherwise the outcome as the form's error. Else JSON
+// with the first invalid field's or the outcome's message.
+func (s *Service) refuse(c echo.Context, in Input, status int, outcome string, bad []string) error {
+	if forms.OnPage(c) {
+		st := forms.State{Form: "contact", Values: map[string]string{}, Errors: map[string]string{}}
+		raw := map[string]string{"name": in.Name, "email": in.Email, "company": in.Company, "phone": in.Phone, "cvUrl": in.CVURL, "message": in.Message}
+		for _, name := range fieldOrder {
+			if v := validation.Shown(name, raw[name]); v != "" {
+				st.Values[name] = v
+			}
+		}
+		for _, name := range bad {
+			if name == "topic" {
+				st.Error = OutcomeInvalid
+			} else {
+				st.Errors[name] = OutcomeInvalid
+			}
+		}
+		if len(bad) == 0 {
+			st.Error = outcome
+		}
+		return forms.Refuse(c, status, st)
 	}
-	if badField != "" {
+	if len(bad) > 0 {
 		return c.JSON(status, struct {
 			ErrorDetail string `json:"errorDetail"`
 			Field       string `json:"field"`
-		}{ErrorMessage(badField), badField})
+		}{ErrorMessage(bad[0]), bad[0]})
 	}
 	if outcome == OutcomeInvalid {
 		return response.Error(c, status, content.GenericError)
@@ -282,9 +308,10 @@ func ErrorMessage(name string) string {
 }
 
 // Validate trims a submission and checks it against contact.json. It
-// returns the message to store, or the name of the first invalid field
-// ("topic", "name", "email", "company", "phone" or "message").
-func Validate(in Input) (Message, string) {
+// returns the message to store, or the names of every invalid field
+// ("topic", then "name", "email", "company", "phone", "cvUrl", "message" in
+// the page's order).
+func Validate(in Input) (Message, []string) {
 	m := Message{
 		Topic:   strings.TrimSpace(in.Topic),
 		Name:    strings.TrimSpace(in.Name),
@@ -295,8 +322,9 @@ func Validate(in Input) (Message, string) {
 		// Keep the message's own line breaks; only trim its ends.
 		Message: strings.TrimSpace(strings.ReplaceAll(in.Message, "\r\n", "\n")),
 	}
+	var bad []string
 	if _, ok := content.Pages[m.Topic]; !ok {
-		return Message{}, "topic"
+		bad = append(bad, "topic")
 	}
 	values := map[string]*string{"name": &m.Name, "email": &m.Email, "company": &m.Company, "phone": &m.Phone, "cvUrl": &m.CVURL, "message": &m.Message}
 	for _, name := range fieldOrder {
@@ -304,13 +332,17 @@ func Validate(in Input) (Message, string) {
 		// no field takes: shared/validation.json.
 		v, p := validation.Check(name, *values[name])
 		if p != validation.OK || name == "phone" && v != "" && !validPhone(v) || name == "cvUrl" && v != "" && !validLink(v) {
-			return Message{}, name
+			bad = append(bad, name)
+			continue
 		}
 		if name != "email" {
 			*values[name] = v
 		}
 	}
-	return m, ""
+	if len(bad) > 0 {
+		return Message{}, bad
+	}
+	return m, nil
 }
 
 // validLink accepts an absolute http(s) link with a host (a CV, a LinkedIn
@@ -337,16 +369,8 @@ func validPhone(p string) bool {
 	return digits >= 7 && digits <= 15
 }
 
-// redirect answers a form post with 303 to the topic's own page (a known
-// topic id, so always a path on this site; /contact-us for an unknown one)
-// with ?outcome= and, for an invalid field, &field=.
-func redirect(c echo.Context, topic, outcome, badField string) error {
-	if _, ok := content.Pages[topic]; !ok {
-		topic = "contact-us"
-	}
-	q := url.Values{"outcome": {outcome}}
-	if badField != "" {
-		q.Set("field", badField)
-	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/%s?%s#contact-form", topic, q.Encode()))
+// redirect answers a stored form post with 303 to the topic's own page (a
+// known topic id, so always a path on this site) with ?outcome=sent.
+func redirect(c echo.Context, topic string) error {
+	return c.Redirect(http.StatusSeeOther, "/"+topic+"?outcome="+OutcomeSent+"#contact-form")
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/contact"
+	"omnibus/edge/internal/forms/formstest"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -28,10 +30,15 @@ func newServer(db *storage.DB) (*echo.Echo, *contact.Service) {
 	s := contact.New(db)
 	s.Now = func() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }
 	s.Register(e.Group("/api/v1"))
+	formstest.Wire(e, map[string]echo.HandlerFunc{"contact": s.Submit()}, nil)
 	return e, s
 }
 
 func post(e *echo.Echo, contentType, body string) *httptest.ResponseRecorder {
+	return postTo(e, path, contentType, body)
+}
+
+func postTo(e *echo.Echo, path, contentType, body string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
 	req.Header.Set("Content-Type", contentType)
 	rec := httptest.NewRecorder()
@@ -49,6 +56,21 @@ func postJSON(e *echo.Echo, v any) *httptest.ResponseRecorder {
 
 func postForm(e *echo.Echo, v url.Values) *httptest.ResponseRecorder {
 	return post(e, "application/x-www-form-urlencoded", v.Encode())
+}
+
+// postPage posts the form to its page, as a browser without JavaScript
+// does, and reads the page a refusal is answered with.
+func postPage(t *testing.T, e *echo.Echo, page string, v url.Values) (*httptest.ResponseRecorder, formstest.Page) {
+	t.Helper()
+	rec := postTo(e, page, "application/x-www-form-urlencoded", v.Encode())
+	var p formstest.Page
+	if rec.Code != http.StatusSeeOther {
+		var err error
+		if p, err = formstest.Decode(rec.Body.Bytes()); err != nil {
+			t.Fatalf("POST %s: %d %q is not the page", page, rec.Code, rec.Body)
+		}
+	}
+	return rec, p
 }
 
 type errBody struct {
@@ -270,9 +292,10 @@ func TestRateLimitedPerIPAfterTheBurst(t *testing.T) {
 			t.Fatalf("third message: status %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 		}
 		decodeError(t, rec)
-		rec = postForm(e, url.Values{"topic": {"data-entry"}, "name": {"A"}, "email": {"a@b.in"}, "message": {"About 300 products."}})
-		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/data-entry?outcome=rate-limited#contact-form" {
-			t.Fatalf("form: status %d, Location %q", rec.Code, rec.Header().Get("Location"))
+		rec, page := postPage(t, e, "/data-entry", url.Values{"topic": {"data-entry"}, "name": {"A"}, "email": {"a@b.in"}, "message": {"About 300 products."}})
+		if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || page.Path != "/data-entry" ||
+			page.State.Error != contact.OutcomeRateLimited || page.State.Values["message"] != "About 300 products." {
+			t.Fatalf("form: status %d, Retry-After %q, page %+v", rec.Code, rec.Header().Get("Retry-After"), page)
 		}
 		if ms := stored(t, db); len(ms) != 2 {
 			t.Fatalf("stored %d messages, want 2", len(ms))
@@ -297,9 +320,9 @@ func TestStorageFailureIs503AndClaimsNothing(t *testing.T) {
 		for k, x := range valid() {
 			v.Set(k, x)
 		}
-		rec = postForm(e, v)
-		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/contact-us?outcome=unavailable#contact-form" {
-			t.Fatalf("form: status %d, Location %q", rec.Code, rec.Header().Get("Location"))
+		rec, page := postPage(t, e, "/contact-us", v)
+		if rec.Code != http.StatusServiceUnavailable || page.State.Error != contact.OutcomeUnavailable || page.State.Values["name"] != "Lakshmi R." {
+			t.Fatalf("form: status %d, page %+v", rec.Code, page)
 		}
 	})
 }
@@ -308,7 +331,7 @@ func TestFormPostRedirectsBackToItsPage(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		e, _ := newServer(db)
 		v := url.Values{"topic": {"custom-logo"}, "name": {"Meera"}, "email": {"meera@example.in"}, "company": {""}, "phone": {""}, "message": {"A logo for my bakery, Crumbs."}}
-		rec := postForm(e, v)
+		rec, _ := postPage(t, e, "/custom-logo", v)
 		if rec.Code != http.StatusSeeOther {
 			t.Fatalf("status %d, body %s", rec.Code, rec.Body)
 		}
@@ -318,23 +341,53 @@ func TestFormPostRedirectsBackToItsPage(t *testing.T) {
 		if ms := stored(t, db); len(ms) != 1 || ms[0].Topic != "custom-logo" || ms[0].Name != "Meera" {
 			t.Fatalf("stored %+v", ms)
 		}
+	})
+}
 
-		v.Set("email", "meera")
-		rec = postForm(e, v)
-		if got := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || got != "/custom-logo?field=email&outcome=invalid#contact-form" {
-			t.Fatalf("invalid email: status %d, Location %q", rec.Code, got)
+// A refused post without JavaScript comes back as its page with what was
+// typed and every invalid field, not only the first (issue 13).
+func TestRefusedFormPostIsItsPageWithEveryError(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		e, _ := newServer(db)
+		v := url.Values{"topic": {"custom-logo"}, "name": {" "}, "email": {"meera"}, "company": {"Crumbs & Co"}, "phone": {"12"},
+			"message": {"  A logo\r\nfor my bakery.  "}, "cvUrl": {"not a link"}, "form": {"contact"}}
+		rec, page := postPage(t, e, "/custom-logo", v)
+		if rec.Code != http.StatusBadRequest || page.Path != "/custom-logo" || page.State.Form != "contact" || page.State.Error != "" {
+			t.Fatalf("status %d, page %+v", rec.Code, page)
+		}
+		wantErrors := map[string]string{"name": "invalid", "email": "invalid", "phone": "invalid", "cvUrl": "invalid"}
+		if !reflect.DeepEqual(page.State.Errors, wantErrors) {
+			t.Errorf("errors %v, want %v", page.State.Errors, wantErrors)
+		}
+		wantValues := map[string]string{"email": "meera", "company": "Crumbs & Co", "phone": "12", "message": "A logo\nfor my bakery.", "cvUrl": "not a link"}
+		if !reflect.DeepEqual(page.State.Values, wantValues) {
+			t.Errorf("values %q, want %q", page.State.Values, wantValues)
+		}
+		// A value past its field's limit comes back cut to it.
+		v.Set("message", strings.Repeat("m", 2500))
+		if _, page := postPage(t, e, "/custom-logo", v); len(page.State.Values["message"]) != 2000 {
+			t.Errorf("message of 2500 characters came back with %d", len(page.State.Values["message"]))
+		}
+		// The same post to the API endpoint is answered with JSON: the first invalid field.
+		if rec := postForm(e, v); rec.Code != http.StatusBadRequest || decodeError(t, rec).Field != "name" {
+			t.Errorf("API: %d %s", rec.Code, rec.Body)
+		}
+		if ms := stored(t, db); len(ms) != 0 {
+			t.Fatalf("stored %+v", ms)
 		}
 	})
 }
 
+// The topic names the page a stored message redirects to; one that is not a
+// contact page is refused, so the redirect never leaves the site.
 func TestFormRedirectNeverLeavesTheSite(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		e, _ := newServer(db)
 		for _, topic := range []string{"//evil.example", "https://evil.example/", "/\\evil.example", "contact-us/../../x", ""} {
 			v := url.Values{"topic": {topic}, "name": {"A"}, "email": {"a@b.in"}, "message": {"Hello from the test."}}
-			rec := postForm(e, v)
-			if got := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || got != "/contact-us?field=topic&outcome=invalid#contact-form" {
-				t.Errorf("topic %q: status %d, Location %q", topic, rec.Code, got)
+			rec, page := postPage(t, e, "/contact-us", v)
+			if rec.Code != http.StatusBadRequest || rec.Header().Get("Location") != "" || page.State.Error != contact.OutcomeInvalid || len(page.State.Errors) != 0 {
+				t.Errorf("topic %q: status %d, Location %q, page %+v", topic, rec.Code, rec.Header().Get("Location"), page)
 			}
 		}
 		if ms := stored(t, db); len(ms) != 0 {

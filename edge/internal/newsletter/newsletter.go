@@ -1,12 +1,15 @@
 // Package newsletter stores newsletter subscriptions:
 // POST /api/v1/news-letter/subscribe with {"emailaddress": "..."}.
 //
-// The same endpoint takes the footer's form posted without JavaScript
-// (application/x-www-form-urlencoded, field emailaddress, optional returnTo)
-// and answers it with a 303 back to the page it came from, at the footer's
-// #newsletter anchor, with ?newsletter=subscribed or
-// ?newsletter=error&reason=<code>; the renderer turns the code into the same
-// words the JSON answer carries (shared/content/newsletter.json).
+// The footer's form posted without JavaScript (application/x-www-form-urlencoded,
+// field emailaddress) goes to the page it is on (internal/forms), which hands
+// it to the same handler: a subscription is answered with a 303 back to that
+// page at the footer's #newsletter anchor with ?newsletter=subscribed, a
+// refusal with the page itself showing the address and the reason's words
+// (forms.Refuse; reason codes are the keys of messages in
+// shared/content/newsletter.json, which the JSON answers use too). A form
+// posted to the endpoint itself (optional returnTo) is answered the same on
+// success and with JSON on refusal.
 package newsletter
 
 import (
@@ -27,6 +30,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm/clause"
 
+	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/crossorigin"
 	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
@@ -124,14 +128,20 @@ func New(db *storage.DB) *Service {
 	return &Service{db: db, Limit: ratelimit.For(db, "newsletter_ip", 10, 6*time.Second), Background: func(f func()) { go f() }}
 }
 
-// Register adds POST /news-letter/subscribe (cross-site posts refused with
-// 403, the check the account endpoints use) and GET /news-letter/confirm
+// Register adds POST /news-letter/subscribe and GET /news-letter/confirm
 // (the mailed link) to g (the /api/v1 group).
 func (s *Service) Register(g *echo.Group) {
-	g.POST("/news-letter/subscribe", s.subscribe, crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
-		return response.Error(c, http.StatusForbidden, messages[reasonCrossSite])
-	}))
+	g.POST("/news-letter/subscribe", s.Submit())
 	g.GET("/news-letter/confirm", s.confirm)
+}
+
+// Submit is the subscribe handler, which every page with the footer takes
+// its form posts with too (internal/forms). Cross-site posts are refused
+// with 403 (the check the account endpoints use).
+func (s *Service) Submit() echo.HandlerFunc {
+	return crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
+		return response.Error(c, http.StatusForbidden, messages[reasonCrossSite])
+	})(s.subscribe)
 }
 
 func (s *Service) subscribe(c echo.Context) error {
@@ -141,41 +151,45 @@ func (s *Service) subscribe(c echo.Context) error {
 		return response.Error(c, http.StatusUnsupportedMediaType, messages[reasonUnsupported])
 	}
 	form := kind == crossorigin.Form
-	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
-		if form {
-			return redirect(c, "", reasonRateLimited)
-		}
-		return ratelimit.Refuse(c, wait)
-	}
 	if req.ContentLength > MaxBody {
-		return response.Error(c, http.StatusRequestEntityTooLarge, messages[reasonTooLarge])
+		return fail(c, "", http.StatusRequestEntityTooLarge, reasonTooLarge)
 	}
 	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
 	var tooBig *http.MaxBytesError // the server's own API body limit
 	if errors.As(err, &tooBig) || len(body) > MaxBody {
-		return response.Error(c, http.StatusRequestEntityTooLarge, messages[reasonTooLarge])
+		return fail(c, "", http.StatusRequestEntityTooLarge, reasonTooLarge)
 	}
 	if err != nil {
-		return fail(c, form, "", reasonMalformed)
+		return fail(c, "", http.StatusBadRequest, reasonMalformed)
 	}
 
 	var raw, returnTo string
 	if form {
 		v, err := url.ParseQuery(string(body))
 		if err != nil {
-			return fail(c, form, "", reasonMalformed)
+			return fail(c, "", http.StatusBadRequest, reasonMalformed)
 		}
 		raw, returnTo = v.Get("emailaddress"), v.Get("returnTo")
+		if forms.OnPage(c) {
+			returnTo = req.URL.RequestURI() // the page it was posted to
+		}
 	} else {
 		var reason string
 		if raw, reason = decodeJSON(body); reason != "" {
-			return fail(c, form, "", reason)
+			return fail(c, "", http.StatusBadRequest, reason)
 		}
+	}
+	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
+		if forms.OnPage(c) {
+			ratelimit.RetryAfter(c, wait)
+			return fail(c, raw, http.StatusTooManyRequests, reasonRateLimited)
+		}
+		return ratelimit.Refuse(c, wait)
 	}
 
 	email, reason := Normalise(raw)
 	if reason != "" {
-		return fail(c, form, returnTo, reason)
+		return fail(c, raw, http.StatusBadRequest, reason)
 	}
 	// Stored as pending; the address's owner confirms by the mailed link.
 	// Subscribing twice is a success: the second insert does nothing.
@@ -185,14 +199,11 @@ func (s *Service) subscribe(c echo.Context) error {
 		Create(&Subscription{Email: email, CreatedAt: now}).Error
 	if err != nil && !storage.IsUniqueViolation(err) {
 		slog.Error("newsletter: store subscription", "err", err)
-		if form {
-			return redirect(c, returnTo, reasonUnavailable)
-		}
-		return response.Error(c, http.StatusServiceUnavailable, messages[reasonUnavailable])
+		return fail(c, raw, http.StatusServiceUnavailable, reasonUnavailable)
 	}
 	s.Background(func() { s.sendConfirmation(email) })
 	if form {
-		return redirect(c, returnTo, "")
+		return redirect(c, returnTo)
 	}
 	return response.OK(c, map[string]any{"data": map[string]bool{"subscribed": true}})
 }
@@ -230,17 +241,27 @@ func Normalise(raw string) (email, reason string) {
 	return "", reasonInvalid
 }
 
-func fail(c echo.Context, form bool, returnTo, reason string) error {
-	if form {
-		return redirect(c, returnTo, reason)
+// fail answers a refused subscription: the page it was posted to again,
+// with the typed address and the reason (a field error for an empty or
+// invalid address), or JSON {"errorDetail"}.
+func fail(c echo.Context, raw string, status int, reason string) error {
+	if forms.OnPage(c) {
+		st := forms.State{Form: forms.Newsletter, Error: reason}
+		if v := validation.Shown("email", raw); v != "" {
+			st.Values = map[string]string{"emailaddress": v}
+		}
+		if reason == reasonEmpty || reason == reasonInvalid {
+			st.Error, st.Errors = "", map[string]string{"emailaddress": reason}
+		}
+		return forms.Refuse(c, status, st)
 	}
-	return response.Error(c, http.StatusBadRequest, messages[reason])
+	return response.Error(c, status, messages[reason])
 }
 
-// redirect answers a form post with 303 to the page it came from: returnTo
-// when it is a path on this site, else the Referer when it is this host,
-// else "/". reason "" means subscribed.
-func redirect(c echo.Context, returnTo, reason string) error {
+// redirect answers a subscription posted as a form with 303 to the page it
+// came from: returnTo when it is a path on this site, else the Referer when
+// it is this host, else "/", with ?newsletter=subscribed at #newsletter.
+func redirect(c echo.Context, returnTo string) error {
 	u := localPath(returnTo)
 	if u == nil {
 		if ref, err := url.Parse(c.Request().Referer()); err == nil && ref.Host != "" && ref.Host == c.Request().Host {
@@ -251,14 +272,8 @@ func redirect(c echo.Context, returnTo, reason string) error {
 		u = &url.URL{Path: "/"}
 	}
 	q := u.Query()
-	q.Del("newsletter")
 	q.Del("reason")
-	if reason == "" {
-		q.Set("newsletter", "subscribed")
-	} else {
-		q.Set("newsletter", "error")
-		q.Set("reason", reason)
-	}
+	q.Set("newsletter", "subscribed")
 	u.RawQuery = q.Encode()
 	u.Fragment = "newsletter"
 	return c.Redirect(http.StatusSeeOther, u.String())

@@ -117,15 +117,21 @@ func (l *Limiter) gc(now time.Time) {
 	}
 }
 
-// Refuse answers 429 with Retry-After (whole seconds, at least 1) and the
-// API's error shape.
+// Refuse answers 429 with Retry-After and the API's error shape.
 func Refuse(c echo.Context, retryAfter time.Duration) error {
+	secs := RetryAfter(c, retryAfter)
+	return response.Error(c, http.StatusTooManyRequests, "Too many requests. Please try again in "+strconv.Itoa(secs)+" seconds.")
+}
+
+// RetryAfter sets the answer's Retry-After (whole seconds, at least 1) and
+// returns it; a page answering 429 (internal/forms) sets it here too.
+func RetryAfter(c echo.Context, retryAfter time.Duration) int {
 	secs := int(math.Ceil(retryAfter.Seconds()))
 	if secs < 1 {
 		secs = 1
 	}
 	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
-	return response.Error(c, http.StatusTooManyRequests, "Too many requests. Please try again in "+strconv.Itoa(secs)+" seconds.")
+	return secs
 }
 
 // ByIP is middleware that limits requests per client IP (echo's RealIP).

@@ -7,10 +7,13 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"omnibus/shared"
 )
 
 // Request bounds the edge enforces before any handler runs. The renderer
-// (Node) refuses more than 16 KB of request head with its own 431, so the
+// (Node) refuses more than 48 KB of request head with its own 431 (room for
+// the state of a refused form post the edge adds: internal/forms), so the
 // edge stops well before that, with a small answer and one log line.
 const (
 	// MaxURLBytes bounds the request target (path and query): 414 past it.
@@ -22,6 +25,9 @@ const (
 	// maxLoggedPath bounds the path in a log line.
 	maxLoggedPath = 512
 )
+
+// formStateKey is shared/http.json's form-state header.
+var formStateKey = http.CanonicalHeaderKey(shared.HTTP.FormStateHeader)
 
 // allowedMethods are the methods the site answers; TRACE, CONNECT and
 // anything unknown get 405 (TRACE would echo credentials, CONNECT is not a
@@ -35,10 +41,13 @@ const allowHeader = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
 
 // guard answers requests no handler should see: unknown or unsafe methods
 // (405), URLs and request heads past their bounds (414, 431), and the
-// renderer's private paths (404: only the edge talks to the renderer).
+// renderer's private paths (404: only the edge talks to the renderer). It
+// removes an incoming form-state header: only the edge sets it, for the page
+// of a refused form post (internal/forms).
 func guard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
+		delete(r.Header, formStateKey)
 		if !allowedMethods[r.Method] {
 			c.Response().Header().Set("Allow", allowHeader)
 			return echo.NewHTTPError(http.StatusMethodNotAllowed, "Method not allowed")

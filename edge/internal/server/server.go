@@ -12,7 +12,8 @@
 //	                        never a page; with no Assets, as in dev mode,
 //	                        these go to the page handler too)
 //	files of build/client   assets.Handler (known at start, no disk lookups)
-//	anything else           Options.Pages (the page proxy)
+//	anything else           Options.Pages (the page proxy), after
+//	                        Options.PageMiddleware (forms posted to their page)
 package server
 
 import (
@@ -72,6 +73,9 @@ type Options struct {
 	TrustedProxies request.Proxies
 	// Limits bound what one connection may hold (zero values: defaults).
 	Limits Limits
+	// PageMiddleware runs before the page handler and static files (the
+	// forms posted to their pages without JavaScript: internal/forms).
+	PageMiddleware []echo.MiddlewareFunc
 }
 
 // Server is the edge's HTTP server.
@@ -150,7 +154,7 @@ func New(opts Options) *Server {
 		return response.Error(c, http.StatusNotFound, "Not found")
 	})
 
-	e.RouteNotFound("/*", s.pageOrFile)
+	e.RouteNotFound("/*", s.pageOrFile, opts.PageMiddleware...)
 	return s
 }
 

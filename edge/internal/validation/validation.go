@@ -148,3 +148,22 @@ func Clean(s string) string {
 		return c
 	}, s)
 }
+
+// Shown is a typed value as a refused form shows it again in its field
+// (never a password's): trimmed, without the code points the field does not
+// take, line breaks as "\n", cut to the field's maximum length, so what the
+// edge hands back is bounded by the rules of validation.json.
+func Shown(field, raw string) string {
+	f := Field(field)
+	v := strings.TrimSpace(strings.ToValidUTF8(strings.ReplaceAll(raw, "\r\n", "\n"), ""))
+	v = strings.Map(func(c rune) rune {
+		if forbidden(c, f.Multiline) || c == '\r' {
+			return -1
+		}
+		return c
+	}, v)
+	if utf8.RuneCountInString(v) > f.MaxLength {
+		v = string([]rune(v)[:f.MaxLength])
+	}
+	return v
+}

@@ -41,3 +41,19 @@ func TestEmailNormalised(t *testing.T) {
 		t.Fatalf("got %q %q", got, p)
 	}
 }
+
+// A refused form shows its values again bounded by the rules: trimmed,
+// without the code points the field does not take, cut to its length.
+func TestShown(t *testing.T) {
+	for _, c := range []struct{ field, in, want string }{
+		{"name", "  Ana\x00 Lima\u202e ", "Ana Lima"},
+		{"email", " ANA@example ", "ANA@example"},
+		{"message", " Two stores,\r\none\tinventory.\x07 ", "Two stores,\none\tinventory."},
+		{"name", strings.Repeat("é", 150), strings.Repeat("é", 100)},
+		{"company", "Bad \xff bytes", "Bad  bytes"},
+	} {
+		if got := Shown(c.field, c.in); got != c.want {
+			t.Errorf("Shown(%s, %q) = %q, want %q", c.field, c.in, got, c.want)
+		}
+	}
+}

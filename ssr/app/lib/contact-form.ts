@@ -18,7 +18,6 @@ export interface ContactFieldRule {
 
 export type ContactOutcome = "sent" | "invalid" | "too-large" | "rate-limited" | "unavailable";
 export const CONTACT_OUTCOMES: readonly ContactOutcome[] = ["sent", "invalid", "too-large", "rate-limited", "unavailable"];
-export const CONTACT_FIELDS: readonly ContactFieldName[] = ["name", "email", "company", "phone", "cvUrl", "message"];
 
 /** The endpoint (SPEC §7); the form posts here with or without JavaScript. */
 export const CONTACT_ENDPOINT = "/api/v1/omnibus/contact-us";

@@ -7,3 +7,5 @@ export const ACCOUNT_HEADER: string = names.accountHeader;
 /** The per-answer CSP nonce the edge chose for this document. */
 export const NONCE_HEADER: string = names.nonceHeader;
 export const REQUEST_ID_HEADER: string = names.requestIdHeader;
+/** A refused form post's state (base64url JSON) for the page rendered in its place: lib/form-state.server.ts. */
+export const FORM_STATE_HEADER: string = names.formStateHeader;

@@ -10,7 +10,9 @@ import { LoginForm } from "./login-form";
 import { RegisterForm } from "./register-form";
 import { GoogleSignIn } from "./google-button";
 import { signInStatus } from "./session.server";
-import { ACCOUNT_HEADER } from "~/lib/http-names";
+import { ACCOUNT_HEADER, FORM_STATE_HEADER } from "~/lib/http-names";
+import type { FormState } from "~/lib/form-state";
+import { refusedForm } from "~/lib/form-state.server";
 import { SignOutButton } from "./sign-out";
 import { log } from "~/lib/log.server";
 import { slugify, validateRegister } from "./validation";
@@ -21,15 +23,16 @@ function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 }
 
-function renderPage(Page: () => React.ReactNode, url: string, googleClientId = "") {
+/** The page at url, under a root loader giving googleClientId and refusedForm (what the edge sent: lib/form-state.server.ts). */
+function renderPage(Page: () => React.ReactNode, url: string, googleClientId = "", refusedForm: FormState | null = null) {
   const Stub = createRoutesStub([
     {
       id: "root",
-      loader: () => ({ googleClientId }),
+      loader: () => ({ googleClientId, refusedForm }),
       HydrateFallback: () => null,
       children: [
-        { path: "/login", Component: Page },
-        { path: "/register", Component: Page },
+        { id: "login", path: "/login", Component: Page },
+        { id: "register", path: "/register", Component: Page },
         { path: "/contact-us", Component: () => <h1>Contact us</h1> },
       ],
     },
@@ -84,14 +87,23 @@ describe("redirect rules (SPEC §4)", () => {
 });
 
 describe("login page", () => {
-  it("is a labelled form posting to the edge, so it works without JavaScript", async () => {
-    renderPage(LoginForm, "/login?error=invalidCredentials");
+  it("is a labelled form posting to its page, so it works without JavaScript", async () => {
+    renderPage(LoginForm, "/login?error=googleFailed");
     const email = (await screen.findByLabelText(auth.login.email)) as HTMLInputElement;
     const form = email.closest("form")!;
     expect(form.getAttribute("method")).toBe("post");
-    expect(form.getAttribute("action")).toBe("/api/v1/oaccount/login");
+    expect(form.getAttribute("action")).toBe("/login");
     expect(email.name).toBe("email");
     expect((screen.getByLabelText(auth.login.password) as HTMLInputElement).name).toBe("password");
+    // The Google flow's error comes back in the address.
+    expect(screen.getByRole("alert").textContent).toBe(auth.messages.googleFailed);
+  });
+
+  it("shows a refused post again: the e-mail, never the password, and the edge's error", async () => {
+    renderPage(LoginForm, "/login", "", { form: "login", values: { email: "ana@example.com", password: "leaked" }, errors: {}, error: "invalidCredentials" });
+    const email = (await screen.findByLabelText(auth.login.email)) as HTMLInputElement;
+    expect(email.value).toBe("ana@example.com");
+    expect((screen.getByLabelText(auth.login.password) as HTMLInputElement).value).toBe("");
     expect(screen.getByRole("alert").textContent).toBe(auth.messages.invalidCredentials);
   });
 
@@ -156,6 +168,37 @@ describe("register page", () => {
     expect(await screen.findByText(auth.messages.storeNameTaken)).toBeTruthy();
   });
 
+  it("shows a refused post again with every field's error until the field changes, the first focused", async () => {
+    renderPage(RegisterForm, "/register", "", {
+      form: "register",
+      values: { name: "Ana", email: "ana@example", storeName: "www" },
+      errors: { email: "emailInvalid", password: "passwordCommon", storeName: "storeNameReserved" },
+      error: null,
+    });
+    const email = (await screen.findByLabelText(auth.register.email)) as HTMLInputElement;
+    const form = email.closest("form")!;
+    expect(form.getAttribute("action")).toBe("/register");
+    expect(email.value).toBe("ana@example");
+    expect(document.activeElement).toBe(email);
+    expect((screen.getByLabelText(auth.register.name) as HTMLInputElement).value).toBe("Ana");
+    expect((screen.getByLabelText(auth.register.storeName) as HTMLInputElement).value).toBe("www");
+    const password = screen.getByLabelText(auth.register.password) as HTMLInputElement;
+    expect(password.value).toBe("");
+    for (const [input, message] of [
+      [email, auth.messages.emailInvalid],
+      [password, auth.messages.passwordCommon],
+      [screen.getByLabelText(auth.register.storeName), auth.messages.storeNameReserved],
+    ] as const) {
+      expect(input.getAttribute("aria-invalid")).toBe("true");
+      expect(input.getAttribute("aria-describedby")).toContain(`${input.id}-error`);
+      expect(document.getElementById(`${input.id}-error`)!.textContent).toBe(message);
+    }
+    expect(screen.getByLabelText(auth.register.name).getAttribute("aria-invalid")).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+    fireEvent.change(password, { target: { value: "a long and fine secret" } });
+    expect(screen.queryByText(auth.messages.passwordCommon)).toBeNull();
+  });
+
   it("uses the edge's rules and words", () => {
     expect(slugify("  My Store!! 2 ")).toBe("my-store-2");
     expect(validateRegister({ name: "", email: "x", password: "short", storeName: "a!" })).toEqual({
@@ -180,6 +223,23 @@ describe("Google sign-in button", () => {
     expect(link.getAttribute("href")).toBe("/api/v1/oaccount/sso-redirect/google");
     // The provider adds Google's script from an effect, which may run after the first paint.
     await waitFor(() => expect(document.querySelector('script[src="https://accounts.google.com/gsi/client"]')).toBeTruthy());
+  });
+});
+
+describe("a refused form post in the root loader", () => {
+  const req = (state: unknown) =>
+    new Request("http://127.0.0.1:8080/register", { headers: { [FORM_STATE_HEADER]: Buffer.from(JSON.stringify(state)).toString("base64url") } });
+
+  it("reads the state the edge sends, strings only", () => {
+    expect(refusedForm(new Request("http://127.0.0.1:8080/register"))).toBeNull();
+    expect(refusedForm(req({ form: "register", values: { name: "Ana ☕", storeName: 7 }, errors: { email: "emailTaken" }, error: "busy" }))).toEqual({
+      form: "register",
+      values: { name: "Ana ☕" },
+      errors: { email: "emailTaken" },
+      error: "busy",
+    });
+    expect(refusedForm(req({ form: "payroll", values: {} }))).toBeNull();
+    expect(refusedForm(new Request("http://x/", { headers: { [FORM_STATE_HEADER]: "not base64 json" } }))).toBeNull();
   });
 });
 

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { useFormAction } from "~/lib/form-state";
 import { useAuthForm } from "./use-auth-form";
 import { emailError } from "./validation";
 
@@ -10,12 +11,14 @@ const t = auth.forgot;
 
 /**
  * Ask for a reset link. The answer is the same whether or not the address has
- * an account. Without JavaScript the edge answers 303 ?sent=1 (or ?error=).
+ * an account. Without JavaScript the edge answers 303 ?sent=1, or this page
+ * again with the address and why it was refused.
  */
 export function ForgotPasswordForm() {
   const [params] = useSearchParams();
   const hydrated = useHydrated();
-  const form = useAuthForm({ email: "" });
+  const action = useFormAction("forgot-password", API.forgotPassword);
+  const form = useAuthForm("forgot-password", { email: "" });
   const [sent, setSent] = useState<string | null>(() => (params.has("sent") ? auth.messages.resetSent : null));
   const errors = { email: emailError(form.values.email) };
   const onSubmit = form.submitWith(
@@ -32,7 +35,7 @@ export function ForgotPasswordForm() {
     <AuthCard heading={t.heading} intro={t.intro}>
       <FormAlert message={form.errorDetail} />
       <FormAlert message={sent} tone="notice" />
-      <form method="post" action={API.forgotPassword} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+      <form method="post" action={action} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
         <Field id="forgot-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
           {...form.bind("email")} error={form.shown(errors, "email")} />
         <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />

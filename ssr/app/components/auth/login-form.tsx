@@ -3,6 +3,7 @@ import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
 import { GoogleSignIn, useGoogleClientId } from "./google-button";
+import { useFormAction } from "~/lib/form-state";
 import { useAuthForm } from "./use-auth-form";
 import { validateLogin } from "./validation";
 
@@ -10,16 +11,17 @@ const t = auth.login;
 
 /**
  * Sign in with e-mail and password. Without JavaScript the form posts
- * form-encoded to the edge, which answers 303: on, by the redirect rules, or
- * back here with ?error=<code>. With JavaScript it validates inline, posts
- * JSON with credentials and shows the server's errorDetail; signingIn resets
- * on failure.
+ * form-encoded to this page, which the edge answers with a 303 on, by the
+ * redirect rules, or with this page again showing the e-mail and why
+ * (lib/form-state.ts). With JavaScript it validates inline, posts JSON with
+ * credentials and shows the server's errorDetail; signingIn resets on failure.
  */
 export function LoginForm() {
   const [params] = useSearchParams();
   const hydrated = useHydrated();
+  const action = useFormAction("login", API.login);
   const googleClientId = useGoogleClientId();
-  const form = useAuthForm({ email: "", password: "" });
+  const form = useAuthForm("login", { email: "", password: "" });
   const notice = params.has("signedOut") ? auth.messages.signedOut : params.has("verified") ? auth.messages.verified : null;
   const errors = validateLogin(form.values);
   const onSubmit = form.submitWith(errors, async (values) => {
@@ -33,7 +35,7 @@ export function LoginForm() {
         <FormAlert message={form.errorDetail} />
         {!form.errorDetail && <FormAlert message={notice} tone="notice" />}
       </div>
-      <form method="post" action={API.login} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+      <form method="post" action={action} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
         <Field id="login-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
           {...form.bind("email")} error={form.shown(errors, "email")} />
         <Field id="login-password" type="password" label={t.password} autoComplete="current-password" required

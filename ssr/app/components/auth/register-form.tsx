@@ -5,6 +5,7 @@ import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
 import { GoogleSignIn, useGoogleClientId } from "./google-button";
 import { GoogleDivider } from "./login-form";
+import { useFormAction } from "~/lib/form-state";
 import { useAuthForm } from "./use-auth-form";
 import { limits } from "../../lib/validation";
 import { MAX_PASSWORD, MIN_PASSWORD, slugify, storeNameError, validateRegister } from "./validation";
@@ -25,8 +26,9 @@ type Availability =
  */
 export function RegisterForm() {
   const hydrated = useHydrated();
+  const action = useFormAction("register", API.register);
   const googleClientId = useGoogleClientId();
-  const form = useAuthForm({ name: "", email: "", password: "", storeName: "" });
+  const form = useAuthForm("register", { name: "", email: "", password: "", storeName: "" });
   const availability = useAvailability(form.values.storeName);
   const errors = validateRegister(form.values);
   if (!errors.storeName && availability.state === "done" && !availability.available) errors.storeName = availability.message;
@@ -39,7 +41,7 @@ export function RegisterForm() {
   return (
     <AuthCard heading={t.heading} intro={t.intro}>
       <FormAlert message={form.errorDetail} />
-      <form method="post" action={API.register} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+      <form method="post" action={action} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
         <Field id="register-name" label={t.name} autoComplete="name" required maxLength={limits("name").maxLength}
           {...form.bind("name")} error={form.shown(errors, "name")} />
         <Field id="register-email" type="email" label={t.email} autoComplete="email" inputMode="email" required

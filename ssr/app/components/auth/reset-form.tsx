@@ -2,6 +2,7 @@ import { Link, useSearchParams } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { useFormAction } from "~/lib/form-state";
 import { useAuthForm } from "./use-auth-form";
 import { MAX_PASSWORD, MIN_PASSWORD, newPasswordError } from "./validation";
 
@@ -16,7 +17,9 @@ export function ResetPasswordForm() {
   const [params] = useSearchParams();
   const hydrated = useHydrated();
   const token = params.get("token") ?? "";
-  const form = useAuthForm({ password: "" });
+  const form = useAuthForm("reset-password", { password: "" });
+  // Posted to this page, the token stays in its address for the page shown again after a refusal.
+  const action = useFormAction("reset-password", API.resetPassword, `?${new URLSearchParams({ token })}`);
   const errors = { password: newPasswordError(form.values.password) };
   const linkDead = !token || form.errorDetail === auth.messages.resetInvalid;
   const onSubmit = form.submitWith(errors, async ({ password }) => {
@@ -28,7 +31,7 @@ export function ResetPasswordForm() {
     <AuthCard heading={t.heading} intro={t.intro}>
       <FormAlert message={token ? form.errorDetail : t.missingToken} />
       {token && (
-        <form method="post" action={API.resetPassword} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+        <form method="post" action={action} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
           <input type="hidden" name="token" value={token} />
           <Field id="reset-password" type="password" label={t.password} autoComplete="new-password" required minLength={MIN_PASSWORD} maxLength={MAX_PASSWORD}
             {...form.bind("password")} error={form.shown(errors, "password")}

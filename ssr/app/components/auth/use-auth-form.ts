@@ -1,8 +1,12 @@
 // The state every sign-in form has: its values, which fields were visited,
-// the busy flag (SPEC §4's signingIn) and the server's errorDetail, which a
-// no-JavaScript post brings back as ?error=<code>.
+// the busy flag (SPEC §4's signingIn) and the server's errorDetail. A post
+// without JavaScript that the edge refused comes back as the page with the
+// form's state (lib/form-state.ts): the values (never a password), every
+// field's error and the form's own; the Google and confirmation flows bring
+// their error back as /login?error=<code>.
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
+import { useRefusedForm, type FormId } from "~/lib/form-state";
 import { messageFor } from "./api";
 import { focusField } from "./form-parts";
 import { firstError, type Errors } from "./validation";
@@ -12,12 +16,24 @@ type SubmitOptions = {
   leavesPage?: boolean;
 };
 
-export function useAuthForm<K extends string>(initial: Record<K, string>) {
+export function useAuthForm<K extends string>(form: FormId, initial: Record<K, string>) {
   const [params] = useSearchParams();
-  const [values, setValues] = useState(initial);
+  const refused = useRefusedForm(form);
+  const names = Object.keys(initial) as K[];
+  // Typed values come back, never a password (the edge sends none either).
+  const [values, setValues] = useState(() => ({
+    ...initial,
+    ...Object.fromEntries(names.filter((k) => k !== "password" && refused?.values[k]).map((k) => [k, refused!.values[k]])),
+  }));
   const [touched, setTouched] = useState<Partial<Record<K, boolean>>>({});
   const [busy, setBusy] = useState(false);
-  const [errorDetail, setErrorDetail] = useState<string | null>(() => messageFor(params.get("error")));
+  const [errorDetail, setErrorDetail] = useState<string | null>(() => messageFor(refused ? refused.error : params.get("error")));
+  // The edge's error of each field of a refused post, shown until the visitor changes the field.
+  const [refusedErrors, setRefusedErrors] = useState<Errors<K>>(() =>
+    Object.fromEntries(names.map((k) => [k, messageFor(refused?.errors[k] ?? null) ?? undefined])) as Errors<K>,
+  );
+  // Its first invalid field takes the focus, as a refused submit with JavaScript does.
+  const [focus] = useState(() => firstError(refusedErrors));
 
   return {
     values,
@@ -27,11 +43,15 @@ export function useAuthForm<K extends string>(initial: Record<K, string>) {
     bind: (k: K) => ({
       name: k,
       value: values[k],
-      onChange: (e: ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [k]: e.target.value })),
+      autoFocus: k === focus,
+      onChange: (e: ChangeEvent<HTMLInputElement>) => {
+        setValues((v) => ({ ...v, [k]: e.target.value }));
+        setRefusedErrors((r) => ({ ...r, [k]: undefined }));
+      },
       onBlur: () => setTouched((t) => ({ ...t, [k]: true })),
     }),
-    /** A field's error, once the visitor has left the field or tried to submit. */
-    shown: (errors: Errors<K>, k: K) => (touched[k] ? errors[k] : undefined),
+    /** A field's error: the edge's for a refused post, else once the visitor has left the field or tried to submit. */
+    shown: (errors: Errors<K>, k: K) => refusedErrors[k] ?? (touched[k] ? errors[k] : undefined),
     /**
      * The form's onSubmit: shows every error and focuses the first one, else
      * sends. A refused request shows the server's errorDetail and ends busy.

@@ -9,6 +9,7 @@ import {
   type ContactOutcome,
 } from "~/lib/contact-form";
 import { buttonStyles } from "~/components/ui/site-link";
+import { useFormAction, useRefusedForm, wordsFor, type FormState } from "~/lib/form-state";
 
 export interface ContactFormProps {
   /** The page id, sent as the form's topic. */
@@ -24,9 +25,8 @@ export interface ContactFormProps {
   privacyLink: string;
   outcomes: Record<ContactOutcome, string>;
   genericError: string;
-  /** From the edge's redirect after a post without JavaScript (?outcome=, &field=). */
+  /** From the edge's redirect after a post without JavaScript stored the message (?outcome=sent). */
   initialOutcome?: ContactOutcome | null;
-  initialField?: ContactFieldName | null;
 }
 
 type Status =
@@ -38,21 +38,26 @@ type Status =
 type Errors = Partial<Record<ContactFieldName, string>>;
 
 /**
- * The contact form. Without JavaScript it is an ordinary form posting to the
- * edge, which stores the message and redirects back here with the outcome
- * (the browser checks required fields and lengths first). With JavaScript it
- * checks each field as the visitor leaves it, sends JSON with fetch, shows
- * 'Sending…' meanwhile and then the edge's answer, without leaving the page.
+ * The contact form. Without JavaScript it is an ordinary form posting to its
+ * page (the browser checks required fields and lengths first): the edge
+ * stores the message and redirects back with ?outcome=sent, or answers with
+ * this page again showing what was typed and every field's error
+ * (lib/form-state.ts). With JavaScript it checks each field as the visitor
+ * leaves it, sends JSON with fetch, shows 'Sending…' meanwhile and then the
+ * edge's answer, without leaving the page.
  */
 export function ContactForm(props: ContactFormProps) {
   const { topic, fields, rules, outcomes } = props;
+  const refused = useRefusedForm("contact");
+  // No #contact-form: a document opened at a fragment skips autofocus, and the first invalid field is focused (and scrolled to).
+  const action = useFormAction("contact", CONTACT_ENDPOINT);
   const formRef = useRef<HTMLFormElement>(null);
   const statusRef = useRef<HTMLDivElement>(null);
   const [hydrated, setHydrated] = useState(false);
-  const [status, setStatus] = useState<Status>(() => initialStatus(props.initialOutcome, outcomes));
-  const [errors, setErrors] = useState<Errors>(() =>
-    props.initialField && rules[props.initialField] ? { [props.initialField]: rules[props.initialField].error } : {},
-  );
+  const [status, setStatus] = useState<Status>(() => initialStatus(props.initialOutcome, outcomes, refused));
+  const [errors, setErrors] = useState<Errors>(() => refusedErrors(refused, fields, rules));
+  // The first invalid field of a refused post takes the focus, as a refused submit with JavaScript does.
+  const [focus] = useState(() => fields.find((name) => errors[name]));
 
   // After hydration our own checks and messages take over from the browser's.
   useEffect(() => setHydrated(true), []);
@@ -118,7 +123,7 @@ export function ContactForm(props: ContactFormProps) {
       ref={formRef}
       id="contact-form"
       method="post"
-      action={CONTACT_ENDPOINT}
+      action={action}
       noValidate={hydrated}
       onSubmit={onSubmit}
       aria-describedby="contact-privacy"
@@ -145,6 +150,8 @@ export function ContactForm(props: ContactFormProps) {
           rule={rules[name]}
           label={name === "message" ? props.messageLabel : rules[name].label}
           placeholder={name === "message" ? props.messagePlaceholder : undefined}
+          defaultValue={refused?.values[name]}
+          autoFocus={name === focus}
           error={errors[name]}
           onBlur={(value) => check(name, value)}
           onChange={(value) => errors[name] && check(name, value)}
@@ -171,6 +178,8 @@ function Field({
   rule,
   label,
   placeholder,
+  defaultValue,
+  autoFocus,
   error,
   onBlur,
   onChange,
@@ -179,6 +188,8 @@ function Field({
   rule: ContactFieldRule;
   label: string;
   placeholder?: string;
+  defaultValue?: string;
+  autoFocus?: boolean;
   error?: string;
   onBlur: (value: string) => void;
   onChange: (value: string) => void;
@@ -193,6 +204,8 @@ function Field({
     minLength: rule.minLength,
     autoComplete: rule.autoComplete,
     placeholder,
+    defaultValue,
+    autoFocus,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": error ? errorId : undefined,
     className: `block w-full rounded-xl border-0 bg-white px-4 py-3 text-gray-900 ring-1 ring-inset placeholder:text-gray-400 focus:ring-2 focus:ring-inset focus:ring-brand-500 dark:bg-white/5 dark:text-white ${
@@ -223,9 +236,18 @@ function Field({
   );
 }
 
-function initialStatus(outcome: ContactOutcome | null | undefined, outcomes: Record<ContactOutcome, string>): Status {
+function initialStatus(outcome: ContactOutcome | null | undefined, outcomes: Record<ContactOutcome, string>, refused: FormState | null): Status {
+  if (refused) {
+    const message = wordsFor(outcomes, refused.error);
+    return message ? { kind: "error", message } : { kind: "idle" };
+  }
   if (!outcome) return { kind: "idle" };
   return outcome === "sent" ? { kind: "sent", message: outcomes.sent } : { kind: "error", message: outcomes[outcome] };
+}
+
+/** Each invalid field of a refused post, with its rule's message (the edge's code only says it is invalid). */
+function refusedErrors(refused: FormState | null, fields: ContactFieldName[], rules: Record<ContactFieldName, ContactFieldRule>): Errors {
+  return Object.fromEntries(fields.filter((name) => refused?.errors[name]).map((name) => [name, rules[name].error]));
 }
 
 function errorFor(status: number, props: ContactFormProps): string {

@@ -3,14 +3,18 @@ import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import newsletter from "../../../../shared/content/newsletter.json";
 import { siteSettings } from "~/lib/site.server";
+import type { FormState } from "~/lib/form-state";
 import { NewsletterBox } from "./newsletter-box";
 
 afterEach(cleanup);
 // The route stub's loader and first render can take seconds on a busy machine.
 configure({ asyncUtilTimeout: 10_000 });
 
-async function renderBox(url = "/") {
-  const Stub = createRoutesStub([{ id: "root", path: "*", loader: () => ({ settings: siteSettings() }), Component: NewsletterBox }]);
+/** The box on a page at url (in the default layout, as the footer shows it); refusedForm: what the root loader read from the edge. */
+async function renderBox(url = "/", refusedForm: FormState | null = null) {
+  const Stub = createRoutesStub([
+    { id: "root", loader: () => ({ settings: siteSettings(), refusedForm }), children: [{ id: "features", path: "*", Component: NewsletterBox }] },
+  ]);
   render(<Stub initialEntries={[url]} />);
   await screen.findByRole("heading", { name: newsletter.title });
   return {
@@ -20,14 +24,23 @@ async function renderBox(url = "/") {
 }
 
 describe("NewsletterBox", () => {
-  it("is an ordinary form posting to the edge, so it works without JavaScript", async () => {
+  it("is an ordinary form posting to its page, so it works without JavaScript", async () => {
     await renderBox("/features?tab=ai&newsletter=subscribed");
     const form = screen.getByRole("button", { name: newsletter.button }).closest("form")!;
     expect(form.getAttribute("method")).toBe("post");
-    expect(form.getAttribute("action")).toBe("/api/v1/news-letter/subscribe");
+    // This page, without the previous outcome; marked, for a page with a form of its own.
+    expect(form.getAttribute("action")).toBe("/features?tab=ai#newsletter");
+    expect((form.elements.namedItem("form") as HTMLInputElement).value).toBe("newsletter");
     expect((form.elements.namedItem("emailaddress") as HTMLInputElement).type).toBe("email");
-    // Comes back to this page, without the previous outcome.
-    expect((form.elements.namedItem("returnTo") as HTMLInputElement).value).toBe("/features?tab=ai");
+  });
+
+  it("shows a refused post again: the address and why", async () => {
+    await renderBox("/features", { form: "newsletter", values: { emailaddress: "ada@example" }, errors: { emailaddress: "invalid" }, error: null });
+    expect(screen.getByRole("alert").textContent).toContain(newsletter.messages.invalid);
+    expect((screen.getByLabelText(newsletter.label) as HTMLInputElement).value).toBe("ada@example");
+    cleanup();
+    await renderBox("/features", { form: "newsletter", values: { emailaddress: "ada@example.com" }, errors: {}, error: "rateLimited" });
+    expect(screen.getByRole("alert").textContent).toContain(newsletter.messages.rateLimited);
   });
 
   it("shows the outcome the edge redirected back with", async () => {

@@ -1,20 +1,26 @@
 import { useState, type FormEvent } from "react";
 import { useLocation, useSearchParams } from "react-router";
+import { useFormAction, useRefusedForm } from "~/lib/form-state";
 import { useSiteData } from "~/lib/site-content";
 import { check } from "~/lib/validation";
-import { initialState, returnPath, subscribe, SUBSCRIBE_URL, type NewsletterState } from "./state";
+import { initialState, refusedState, returnPath, subscribe, SUBSCRIBE_URL, type NewsletterState } from "./state";
 
 /**
  * The footer's newsletter sign-up. With JavaScript it posts JSON and shows the
- * outcome in place; without, the same form posts form-encoded to the same
- * endpoint, which redirects back here (#newsletter) with the outcome in the query.
+ * outcome in place; without, the form posts form-encoded to the page it is on
+ * (marked form=newsletter), which the edge answers with a redirect back here
+ * (#newsletter) with ?newsletter=subscribed, or with this page again showing
+ * the address and why it was refused (lib/form-state.ts).
  */
-/** `id`: the box's anchor (the no-JavaScript redirect returns to #newsletter); another instance, e.g. in the catalogue, takes its own. */
+/** `id`: the box's anchor (the no-JavaScript post returns to #newsletter); another instance, e.g. in the catalogue, takes its own. */
 export function NewsletterBox({ id = "newsletter" }: { id?: string }) {
   const { newsletter } = useSiteData();
   const [search] = useSearchParams();
   const { pathname } = useLocation();
-  const [state, setState] = useState<NewsletterState>(() => initialState(search, newsletter.messages));
+  const refused = useRefusedForm("newsletter");
+  // This page without a previous outcome; its query may hold what only the browser saw (junk the edge dropped).
+  const action = useFormAction("newsletter", SUBSCRIBE_URL, returnPath("", search) + "#newsletter");
+  const [state, setState] = useState<NewsletterState>(() => refusedState(refused, newsletter.messages) ?? initialState(search, newsletter.messages));
   const loading = state.status === "loading";
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -43,13 +49,14 @@ export function NewsletterBox({ id = "newsletter" }: { id?: string }) {
       <p className="mt-2 text-sm text-gray-600 dark:text-gray-300">{newsletter.text}</p>
       <form
         method="post"
-        action={SUBSCRIBE_URL}
+        action={action}
+        suppressHydrationWarning
         noValidate
         onSubmit={onSubmit}
         aria-busy={loading}
         className="mt-4 flex flex-col gap-3 sm:flex-row"
       >
-        <input type="hidden" name="returnTo" value={returnPath(pathname, search)} />
+        <input type="hidden" name="form" value="newsletter" />
         <label htmlFor={`${id}-email`} className="sr-only">
           {newsletter.label}
         </label>
@@ -59,6 +66,7 @@ export function NewsletterBox({ id = "newsletter" }: { id?: string }) {
           type="email"
           autoComplete="email"
           inputMode="email"
+          defaultValue={refused?.values.emailaddress}
           placeholder={newsletter.placeholder}
           className="min-w-0 flex-auto rounded-full border-0 bg-white px-4 py-2.5 text-base text-gray-900 ring-1 ring-gray-300 placeholder:text-gray-500 focus:ring-2 focus:ring-brand-500 focus:outline-none sm:text-sm dark:bg-gray-950 dark:text-white dark:ring-white/15 dark:placeholder:text-gray-400"
         />

@@ -1,5 +1,7 @@
 // The newsletter box's states (SPEC §4): idle, loading while the request runs,
 // then 'Subscribed!' or an error message in a closable banner.
+import type { FormState } from "~/lib/form-state";
+import { wordsFor } from "~/lib/form-state";
 import type { NewsletterContent } from "~/lib/site";
 import { check } from "~/lib/validation";
 
@@ -15,8 +17,9 @@ export const SUBSCRIBE_URL = "/api/v1/news-letter/subscribe";
 
 /**
  * The state a page starts in. After a form post without JavaScript the edge
- * redirects back with ?newsletter=subscribed or ?newsletter=error&reason=<code>;
- * the server render shows the same message the script would.
+ * redirects back with ?newsletter=subscribed, the mailed confirmation link
+ * with ?newsletter=confirmed or ?newsletter=error&reason=<code>; the server
+ * render shows the same message the script would.
  */
 export function initialState(search: URLSearchParams, messages: Messages): NewsletterState {
   const outcome = search.get("newsletter");
@@ -27,6 +30,12 @@ export function initialState(search: URLSearchParams, messages: Messages): Newsl
     return { status: "error", message: known ? messages[reason as keyof Messages] : messages.unavailable };
   }
   return { status: "idle" };
+}
+
+/** The state of a post without JavaScript the edge refused (the address comes back in the field), or null. */
+export function refusedState(refused: FormState | null, messages: Messages): NewsletterState | null {
+  const message = refused && wordsFor(messages, refused.errors.emailaddress ?? refused.error);
+  return message ? { status: "error", message } : null;
 }
 
 /** The page's own path and query without a previous outcome: where the no-JavaScript post comes back to. */

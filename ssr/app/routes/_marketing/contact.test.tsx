@@ -1,18 +1,26 @@
 // The contact-form pages as a visitor meets them: labelled fields from the
 // shared content, inline validation, the fetch submission with its loading,
-// success and error states, and the outcome of a post made without JavaScript.
+// success and error states, and a post made without JavaScript: the outcome it
+// was redirected back with, or the page the edge answered a refusal with.
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import contact from "../../../../shared/content/contact.json";
+import type { FormState } from "~/lib/form-state";
 import * as ContactRoute from "./contact";
 
 afterEach(cleanup);
 
-function renderAt(url: string) {
-  const Stub = createRoutesStub(
-    Object.keys(contact.pages).map((id) => ({ id, path: `/${id}`, Component: ContactRoute.default, HydrateFallback: () => null, loader: ContactRoute.loader as never })),
-  );
+/** The page at url; refusedForm: what the root loader read from the edge (lib/form-state.server.ts). */
+function renderAt(url: string, refusedForm: FormState | null = null) {
+  const Stub = createRoutesStub([
+    {
+      id: "root",
+      loader: () => ({ refusedForm }),
+      HydrateFallback: () => null,
+      children: Object.keys(contact.pages).map((id) => ({ id, path: `/${id}`, Component: ContactRoute.default, loader: ContactRoute.loader as never })),
+    },
+  ]);
   return render(<Stub initialEntries={[url]} />);
 }
 
@@ -45,12 +53,12 @@ describe("contact pages", () => {
     expect(screen.getByLabelText(new RegExp(contact.pages["custom-logo"].messageLabel))).toBeTruthy();
   });
 
-  it("is an ordinary form posting to the edge, so it works without JavaScript", async () => {
+  it("is an ordinary form posting to its page, so it works without JavaScript", async () => {
     renderAt("/data-entry");
     await screen.findByRole("heading", { level: 1 });
     const f = form();
     expect(f.getAttribute("method")).toBe("post");
-    expect(f.getAttribute("action")).toBe("/api/v1/omnibus/contact-us");
+    expect(f.getAttribute("action")).toBe("/data-entry");
     expect((f.elements.namedItem("topic") as HTMLInputElement).value).toBe("data-entry");
     const email = screen.getByLabelText(/Work e-mail/) as HTMLInputElement;
     expect(email.type).toBe("email");
@@ -61,16 +69,49 @@ describe("contact pages", () => {
   it("renders the outcome the edge redirected back with", async () => {
     renderAt("/custom-website?outcome=sent");
     expect((await screen.findByRole("status")).textContent).toBe(contact.outcomes.sent);
+  });
+
+  it("shows a refused post again: every value and every field's error, the first invalid field focused", async () => {
+    renderAt("/contact-us", {
+      form: "contact",
+      values: { name: "Lakshmi", email: "lakshmi@", company: "Kaveri <b>Handlooms</b>", message: "Two stores,\none inventory." },
+      errors: { email: "invalid", phone: "invalid" },
+      error: null,
+    });
+    await screen.findByRole("heading", { level: 1 });
+    const email = screen.getByLabelText(/Work e-mail/) as HTMLInputElement;
+    expect(email.value).toBe("lakshmi@");
+    expect(email.getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById(email.getAttribute("aria-describedby")!)!.textContent).toBe(contact.fields.email.error);
+    expect(document.activeElement).toBe(email);
+    expect(screen.getByLabelText(/Phone/).getAttribute("aria-invalid")).toBe("true");
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe("Lakshmi");
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).getAttribute("aria-invalid")).toBeNull();
+    expect((screen.getByLabelText(/Business or store name/) as HTMLInputElement).value).toBe("Kaveri <b>Handlooms</b>");
+    expect((screen.getByLabelText(new RegExp(contact.pages["contact-us"].messageLabel)) as HTMLTextAreaElement).value).toBe("Two stores,\none inventory.");
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("shows a refused post's own error by its code, and nothing for a code it does not know", async () => {
+    renderAt("/career", { form: "contact", values: { name: "Meera" }, errors: {}, error: "rate-limited" });
+    expect((await screen.findByRole("alert")).textContent).toBe(contact.outcomes["rate-limited"]);
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe("Meera");
     cleanup();
 
-    renderAt("/custom-website?outcome=invalid&field=email");
-    expect((await screen.findByRole("alert")).textContent).toBe(contact.outcomes.invalid);
-    expect(screen.getByText(contact.fields.email.error)).toBeTruthy();
-    expect(screen.getByLabelText(/Work e-mail/).getAttribute("aria-invalid")).toBe("true");
+    renderAt("/career", { form: "contact", values: {}, errors: {}, error: "<b>hacked</b>" });
+    await screen.findByRole("heading", { level: 1 });
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(document.body.textContent).not.toContain("hacked");
+    cleanup();
+
+    // Another form's state is not this form's.
+    renderAt("/career", { form: "newsletter", values: { name: "Meera" }, errors: { name: "invalid" }, error: null });
+    await screen.findByRole("heading", { level: 1 });
+    expect((screen.getByLabelText(/Your name/) as HTMLInputElement).value).toBe("");
   });
 
   it("ignores outcome codes it does not know instead of echoing them", async () => {
-    renderAt("/contact-us?outcome=%3Cb%3Ehacked%3C%2Fb%3E&field=nope");
+    renderAt("/contact-us?outcome=%3Cb%3Ehacked%3C%2Fb%3E");
     await screen.findByRole("heading", { level: 1 });
     expect(screen.queryByRole("alert")).toBeNull();
     expect(screen.queryByRole("status")).toBeNull();

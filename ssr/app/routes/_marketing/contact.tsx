@@ -8,13 +8,7 @@ import { WelcomeBanner } from "~/components/journey/journey";
 import { ONBOARDING_STATUSES } from "~/components/auth/api";
 import { merchantOverview } from "~/lib/journey.server";
 import { contactPage } from "~/lib/content.server";
-import {
-  CONTACT_FIELDS,
-  CONTACT_OUTCOMES,
-  type ContactFieldName,
-  type ContactFieldRule,
-  type ContactOutcome,
-} from "~/lib/contact-form";
+import { CONTACT_OUTCOMES, type ContactFieldName, type ContactFieldRule, type ContactOutcome } from "~/lib/contact-form";
 import { routeMeta } from "~/lib/meta";
 import { routes } from "../../../../shared/route-table";
 import type { Route } from "./+types/contact";
@@ -27,19 +21,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   const content = entry && contactPage(entry.id);
   if (!content) throw data(null, { status: 404 });
   // Only known codes: the page never echoes arbitrary text from its address.
+  // (A refused post without JavaScript is this page again with the form's state: lib/form-state.ts.)
   const outcome = url.searchParams.get("outcome");
-  const field = url.searchParams.get("field");
   return {
     ...content,
     outcome: CONTACT_OUTCOMES.includes(outcome as ContactOutcome) ? (outcome as ContactOutcome) : null,
-    field: CONTACT_FIELDS.includes(field as ContactFieldName) ? (field as ContactFieldName) : null,
     // A merchant sent here during onboarding (SPEC §4) is welcomed and shown the next step.
     welcome: entry.id === "contact-us" ? await onboardingWelcome(request) : null,
   };
 }
 
 export default function ContactPage() {
-  const { topic, page, form, outcome, field, welcome } = useLoaderData<typeof loader>();
+  const { topic, page, form, outcome, welcome } = useLoaderData<typeof loader>();
   return (
     <div className="bg-gray-50 dark:bg-gray-950">
       {welcome && <WelcomeBanner storeName={welcome.storeName} pending={welcome.pending} />}
@@ -85,7 +78,6 @@ export default function ContactPage() {
           outcomes={form.outcomes}
           genericError={form.genericError}
           initialOutcome={outcome}
-          initialField={field}
         />
       </div>
     </div>
