@@ -36,7 +36,9 @@ const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
 
 for (const r of demos) {
   test(`${r.path}: no console errors, no axe violations, no overflow at 360 px, in both themes`, async ({ page }) => {
-    test.setTimeout(r.path === "/blocks" ? 180_000 : 90_000);
+    // Slow on purpose: two axe runs (each injects axe anew) over a page of
+    // examples; 10-20 s on a quiet machine, several times that under load.
+    test.setTimeout(r.path === "/blocks" ? 240_000 : 120_000);
     await page.setViewportSize({ width: 360, height: 800 });
     await page.emulateMedia({ reducedMotion: "reduce", colorScheme: "light" });
     const errors = collectErrors(page);
