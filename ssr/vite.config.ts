@@ -1,16 +1,10 @@
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig } from "vite";
 import { pwaPlugin } from "./pwa.config";
+import { clientRouteTable, routeCopy } from "./route-table-plugins";
 
-/**
- * The browser needs only the id, layout, module, title, description and form of each route
- * (the layout around a page, its <head> tags after a client-side navigation, where its forms post);
- * (module: the demo pages' noindex); paths and cache policies serve the server and the edge. The client
- * bundle gets that slice of shared/routes.json: a third fewer bytes in a chunk
- * every page loads first.
- */
 const SHELL = [
   "/app/lib/island.tsx",
   "/app/layouts/minimal.tsx",
@@ -22,26 +16,13 @@ const SHELL = [
   "/app/components/auth/google-button.tsx",
 ];
 
-function clientRouteTable(): Plugin {
-  // module: meta's noindex rule for the demo pages (lib/meta.ts isDemoRoute) runs on the client too.
-  // form, layoutForm: where a form posts without JavaScript (lib/form-state.ts), the same on both sides.
-  const keep = ({ id, layout, module, title, description, form }: Record<string, unknown>) => ({ id, layout, module, title, description, form });
-  return {
-    name: "omnibus:client-route-table",
-    enforce: "pre",
-    transform(code, id, options) {
-      if (options?.ssr || !id.replace(/\?.*$/, "").endsWith("/shared/routes.json")) return;
-      const table = JSON.parse(code);
-      return { code: JSON.stringify({ notFound: keep(table.notFound), layoutForm: table.layoutForm, routes: table.routes.map(keep) }), map: null };
-    },
-  };
-}
-
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     tailwindcss(),
     reactRouter(),
+    // The browser's slice of shared/routes.json, and each route module's own titles (route-table-plugins.ts).
     clientRouteTable(),
+    routeCopy(),
     // Service worker and web app manifest (pwa.config.ts), client build only.
     !isSsrBuild && pwaPlugin(),
   ],

@@ -1,7 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { routeCopy } from "./route-table-plugins";
 
 export default defineConfig({
+  // Route modules import their titles from virtual:route-copy.
+  plugins: [routeCopy()],
   resolve: {
     alias: { "~": path.resolve(import.meta.dirname, "app") },
   },

@@ -1,5 +1,11 @@
+import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
 // The same client target as ssr/vite.config.ts; no Tailwind, no PWA, no site code.
-export default defineConfig({ plugins: [reactRouter()], build: { target: "es2022" } });
+// "~" as in ssr/: the site's entry.server.tsx (reused here) imports its nonce and critical-CSS helpers by it.
+export default defineConfig({
+  plugins: [reactRouter()],
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "..", "..", "ssr", "app") } },
+  build: { target: "es2022" },
+});

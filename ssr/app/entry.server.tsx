@@ -5,6 +5,8 @@ import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "reac
 import { ServerRouter, type EntryContext } from "react-router";
 import { log, errorMessage } from "./lib/log.server";
 import { NonceProvider, requestNonce } from "~/lib/nonce";
+import { CriticalCssProvider } from "~/lib/critical-css";
+import criticalCss from "./critical.css?inline";
 import { setRoute } from "./lib/renderer-server.server";
 
 // ssr/server.js takes its logger, request middleware and metrics listener from here.
@@ -51,7 +53,9 @@ export default function handleRequest(
     const nonce = requestNonce(request.headers);
     const app = (
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <CriticalCssProvider value={criticalCss}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </CriticalCssProvider>
       </NonceProvider>
     );
     const { pipe, abort } = renderToPipeableStream(app, {

@@ -15,6 +15,7 @@ interface RouteModule {
   default: ComponentType;
   loader?: unknown;
   meta?: unknown;
+  handle?: { routeCopy?: { module: string; routes: Record<string, { title: string; description: string }> } };
 }
 const modules = import.meta.glob<RouteModule>("./routes/**/*.tsx", { eager: true });
 const moduleOf = (file: string) => modules[`./${file}`];
@@ -47,6 +48,14 @@ describe("route table ↔ router", () => {
     }
   });
 
+  it("gives every route its title and description through its module's handle (virtual:route-copy)", () => {
+    for (const entry of table) {
+      const copy = moduleOf(`routes/${entry.module}`).handle?.routeCopy;
+      expect(copy?.module, entry.id).toBe(entry.module);
+      expect(copy?.routes[entry.id], entry.id).toEqual({ title: entry.title, description: entry.description });
+    }
+  });
+
   it("has unique ids and paths", () => {
     expect(new Set(table.map((e) => e.id)).size).toBe(table.length);
     expect(new Set(table.map((e) => e.path)).size).toBe(table.length);
@@ -71,6 +80,7 @@ function renderAt(url: string) {
     path: entry.path,
     Component: moduleOf(`routes/${entry.module}`).default,
     loader: stubLoaders[entry.id] ?? (moduleOf(`routes/${entry.module}`).loader as (() => unknown) | undefined),
+    handle: moduleOf(`routes/${entry.module}`).handle,
   }));
   const Stub = createRoutesStub([
     { id: "root", Component: App, HydrateFallback: () => null, loader: rootLoader, children },

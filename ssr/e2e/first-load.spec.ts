@@ -6,6 +6,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import navigation from "../../shared/content/navigation.json" with { type: "json" };
 import site from "../../shared/content/site.json" with { type: "json" };
+import { routes } from "../../shared/route-table";
 import { collectErrors, waitForHydration } from "./helpers";
 
 /** Every URL the page requests from now on. */
@@ -60,4 +61,8 @@ test("a navigation link fetches its page's data and route module on hover, befor
   await link.click();
   await expect(page).toHaveURL(/\/features$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // The page's title and description came with its route module (virtual:route-copy), not with /'s first load.
+  const features = routes.find((r) => r.id === "features")!;
+  await expect(page).toHaveTitle(features.title);
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", features.description);
 });

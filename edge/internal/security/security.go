@@ -14,6 +14,12 @@
 // nonce of a stored document by the SHA-256 hashes of its inline scripts
 // (only those the renderer marked with the render's nonce) and returns the
 // policy that allows exactly those.
+//
+// Styles: the document's inline <style> (the first view's CSS, inlined by
+// the renderer) follows the same rule under style-src-elem: the nonce when
+// streamed, its hash once sealed. Style attributes stay allowed
+// (style-src-attr), and style-src keeps 'unsafe-inline' only as the
+// fallback of browsers without CSP level 3's -elem and -attr directives.
 package security
 
 import (
@@ -70,7 +76,8 @@ type Policy struct {
 	values    map[string][]string
 	cspHead   string // up to script-src's sources
 	cspScript string // script-src's sources after the nonce or hashes
-	cspTail   string // the directives after script-src
+	cspStyle  string // style-src-elem's sources after the nonce or hashes
+	cspTail   string // the directives after style-src-elem
 	dev       bool
 	https     bool
 	publicURL *url.URL
@@ -99,20 +106,21 @@ func New(opts Options) (*Policy, error) {
 	if o := origin(opts.MerchantAppURL); o != "" && (p.publicURL == nil || o != p.publicURL.String()) {
 		formAction = append(formAction, o)
 	}
-	style, connect, frame := "'self' 'unsafe-inline'", "'self'", ""
+	styleExtra, connect, frame := "", "'self'", ""
 	scriptExtra := ""
 	if google {
-		style += " " + googleStyle
+		styleExtra = " " + googleStyle
 		connect += " " + googleGSI
 		frame = "; frame-src " + googleGSI
 		scriptExtra = " " + googleScript // ignored beside 'strict-dynamic'; for browsers without it
 	}
 	// default-src 'none': anything not listed is refused. Inline style
-	// attributes stay allowed (React's style props, Google's button); styles
-	// cannot run script.
+	// attributes stay allowed (React's style props, Google's button); an
+	// inline <style> needs the nonce or its hash, like a script.
 	p.cspHead = "default-src 'none'; script-src"
 	p.cspScript = " 'strict-dynamic'" + scriptExtra
-	p.cspTail = "; style-src " + style +
+	p.cspStyle = styleExtra
+	p.cspTail = "; style-src-attr 'unsafe-inline'; style-src 'self' 'unsafe-inline'" + styleExtra +
 		"; img-src 'self' data:; font-src 'self'; connect-src " + connect +
 		"; manifest-src 'self'; worker-src 'self'" + frame +
 		"; form-action " + strings.Join(formAction, " ") +
@@ -169,12 +177,12 @@ func (p *Policy) CSP(nonce string) string {
 	if p.dev {
 		return ""
 	}
-	return p.cspHead + " 'nonce-" + nonce + "'" + p.cspScript + p.cspTail
+	return p.cspHead + " 'nonce-" + nonce + "'" + p.cspScript + "; style-src-elem 'self' 'nonce-" + nonce + "'" + p.cspStyle + p.cspTail
 }
 
-// HashCSP is the policy for a stored document whose inline scripts have
-// these hashes ('sha256-...' sources), or "" in dev mode.
-func (p *Policy) HashCSP(hashes []string) string {
+// HashCSP is the policy for a stored document whose inline scripts and
+// inline styles have these hashes ('sha256-...' sources), or "" in dev mode.
+func (p *Policy) HashCSP(hashes, styleHashes []string) string {
 	if p.dev {
 		return ""
 	}
@@ -190,6 +198,13 @@ func (p *Policy) HashCSP(hashes []string) string {
 	} else {
 		b.WriteString(p.cspScript)
 	}
+	b.WriteString("; style-src-elem 'self'")
+	for _, h := range styleHashes {
+		b.WriteString(" '")
+		b.WriteString(h)
+		b.WriteString("'")
+	}
+	b.WriteString(p.cspStyle)
 	b.WriteString(p.cspTail)
 	return b.String()
 }
@@ -252,18 +267,26 @@ func ForwardedProto(r *http.Request) string {
 
 // Seal prepares a document rendered with nonce for sharing: the nonce
 // attributes are removed and the policy returned allows the inline scripts
-// that carried that nonce by their SHA-256 hash (and scripts they load, by
-// 'strict-dynamic'). Scripts without the nonce (none are expected; one in
-// Markdown content, say) stay refused. Returns body unchanged and "" when
-// it is not HTML.
+// and styles that carried that nonce by their SHA-256 hash (and scripts they
+// load, by 'strict-dynamic'). Scripts and styles without the nonce (none are
+// expected; one in Markdown content, say) stay refused. Returns body
+// unchanged and "" when it is not HTML.
 func (p *Policy) Seal(body []byte, contentType, nonce string) ([]byte, string) {
 	if !strings.HasPrefix(strings.ToLower(contentType), "text/html") || nonce == "" {
 		return body, ""
 	}
 	attr := []byte(` nonce="` + nonce + `"`)
+	scripts, styles := inlineHashes(body, inlineScript, attr), inlineHashes(body, inlineStyle, attr)
+	return bytes.ReplaceAll(body, attr, nil), p.HashCSP(scripts, styles)
+}
+
+// inlineHashes are the distinct 'sha256-...' sources of the texts of the
+// elements re matches (start tag, text) whose start tag carries attr and
+// no src.
+func inlineHashes(body []byte, re *regexp.Regexp, attr []byte) []string {
 	var hashes []string
 	seen := map[string]bool{}
-	for _, m := range inlineScript.FindAllSubmatchIndex(body, -1) {
+	for _, m := range re.FindAllSubmatchIndex(body, -1) {
 		open, text := body[m[2]:m[3]], body[m[4]:m[5]]
 		if !bytes.Contains(open, attr) || bytes.Contains(open, []byte(" src=")) {
 			continue
@@ -275,21 +298,35 @@ func (p *Policy) Seal(body []byte, contentType, nonce string) ([]byte, string) {
 			hashes = append(hashes, h)
 		}
 	}
-	return bytes.ReplaceAll(body, attr, nil), p.HashCSP(hashes)
+	return hashes
 }
 
 // inlineScript matches a script element: its start tag and its text. Script
 // text cannot contain "</script" (React escapes it), so the first end tag
-// ends it.
-var inlineScript = regexp.MustCompile(`(?is)(<script\b[^>]*>)(.*?)</script\s*>`)
+// ends it. inlineStyle likewise for a style element (CSS text cannot
+// contain "</style" either: the HTML parser would end it there).
+var (
+	inlineScript = regexp.MustCompile(`(?is)(<script\b[^>]*>)(.*?)</script\s*>`)
+	inlineStyle  = regexp.MustCompile(`(?is)(<style\b[^>]*>)(.*?)</style\s*>`)
+)
 
-// ScriptHashes are the 'sha256-...' sources a policy allows.
-func ScriptHashes(csp string) []string {
+// ScriptHashes are the 'sha256-...' sources a policy's script-src allows.
+func ScriptHashes(csp string) []string { return directiveHashes(csp, "script-src") }
+
+// StyleHashes are the 'sha256-...' sources a policy's style-src-elem allows.
+func StyleHashes(csp string) []string { return directiveHashes(csp, "style-src-elem") }
+
+func directiveHashes(csp, name string) []string {
 	var out []string
-	for _, f := range strings.Fields(csp) {
-		f = strings.Trim(f, "';")
-		if strings.HasPrefix(f, "sha256-") {
-			out = append(out, f)
+	for _, d := range strings.Split(csp, ";") {
+		fields := strings.Fields(d)
+		if len(fields) == 0 || fields[0] != name {
+			continue
+		}
+		for _, f := range fields[1:] {
+			if f = strings.Trim(f, "'"); strings.HasPrefix(f, "sha256-") {
+				out = append(out, f)
+			}
 		}
 	}
 	return out

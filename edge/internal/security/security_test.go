@@ -73,11 +73,13 @@ func TestPolicyWithGoogle(t *testing.T) {
 		GoogleIssuerURL: "https://accounts.google.com", MerchantAppURL: "https://app.omnibus.example/home"})
 	csp := p.CSP("abcdefghijklmnopqrstuv")
 	for name, want := range map[string]string{
-		"script-src":  "'nonce-abcdefghijklmnopqrstuv' 'strict-dynamic' https://accounts.google.com/gsi/client",
-		"frame-src":   "https://accounts.google.com/gsi/",
-		"connect-src": "'self' https://accounts.google.com/gsi/",
-		"style-src":   "'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
-		"form-action": "'self' https://accounts.google.com https://app.omnibus.example",
+		"script-src":     "'nonce-abcdefghijklmnopqrstuv' 'strict-dynamic' https://accounts.google.com/gsi/client",
+		"frame-src":      "https://accounts.google.com/gsi/",
+		"connect-src":    "'self' https://accounts.google.com/gsi/",
+		"style-src-elem": "'self' 'nonce-abcdefghijklmnopqrstuv' https://accounts.google.com/gsi/style",
+		"style-src-attr": "'unsafe-inline'",
+		"style-src":      "'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
+		"form-action":    "'self' https://accounts.google.com https://app.omnibus.example",
 	} {
 		if got := directive(csp, name); got != want {
 			t.Errorf("%s: %q, want %q", name, got, want)
@@ -103,8 +105,9 @@ func TestSeal(t *testing.T) {
 	p := mustNew(t, Options{})
 	const n = "RENDERnonce1234567890a"
 	doc := `<!DOCTYPE html><html><head><script nonce="` + n + `">theme()</script>` +
+		`<style nonce="` + n + `">body{color:red}</style>` +
 		`<link rel="modulepreload" href="/assets/a.js" nonce="` + n + `"/></head><body>` +
-		`<div><script>alert(1)</script></div>` +
+		`<div><script>alert(1)</script><style>p{}</style></div>` +
 		`<script nonce="` + n + `">window.ctx = "a<\/script>";</script>` +
 		`<script nonce="` + n + `" type="module" async="">import("/assets/a.js");` + "\n" + `</script>` +
 		`<script nonce="` + n + `">theme()</script>` +
@@ -116,6 +119,9 @@ func TestSeal(t *testing.T) {
 	want := []string{sha("theme()"), sha(`window.ctx = "a<\/script>";`), sha("import(\"/assets/a.js\");\n")}
 	if got := ScriptHashes(csp); !slices.Equal(got, want) {
 		t.Errorf("hashes %q, want %q", got, want)
+	}
+	if got := StyleHashes(csp); !slices.Equal(got, []string{sha("body{color:red}")}) {
+		t.Errorf("style hashes %q (%s)", got, csp)
 	}
 	if slices.Contains(ScriptHashes(csp), sha("alert(1)")) || strings.Contains(csp, "nonce-") {
 		t.Errorf("CSP allows what it should not: %s", csp)
@@ -130,6 +136,9 @@ func TestSealNoScripts(t *testing.T) {
 	_, csp := mustNew(t, Options{}).Seal([]byte("<html><p>hi</p></html>"), "text/html", "RENDERnonce1234567890a")
 	if got := directive(csp, "script-src"); got != "'none'" {
 		t.Errorf("script-src %q", got)
+	}
+	if got := directive(csp, "style-src-elem"); got != "'self'" {
+		t.Errorf("style-src-elem %q", got)
 	}
 }
 

@@ -1,8 +1,9 @@
 // <head> tags of a page, from its route-table entry: title, description,
 // canonical link and the Open Graph / Twitter card tags.
 import type { MetaDescriptor } from "react-router";
-import { notFound, routeById } from "../../../shared/route-table";
+import { notFound } from "../../../shared/route-table";
 import { DEFAULT_PUBLIC_URL } from "./constants";
+import { pageEntry } from "./route-entry";
 
 export const SOCIAL_IMAGE = { path: "/og-image.jpg", width: 1200, height: 630, alt: "Omnibus — sell everywhere from one platform" };
 
@@ -41,7 +42,7 @@ export function pageMeta({ title, description, publicUrl, pathname, noindex = fa
 
 interface MetaArgsLike {
   location: { pathname: string };
-  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
+  matches: ReadonlyArray<{ id: string; loaderData?: unknown; handle?: unknown } | undefined>;
 }
 
 /** The canonical origin, from the root loader's data. */
@@ -57,12 +58,12 @@ export function isDemoRoute(module: string): boolean {
 
 /**
  * `export const meta = routeMeta;` in a route module: tags from the table
- * entry of the matched route. (React Router uses only the deepest route's
- * meta, so every page module exports one.)
+ * entry of the matched route, its words from the module's handle
+ * (`export const handle = { routeCopy };`, lib/route-entry.ts). (React
+ * Router uses only the deepest route's meta, so every page module exports one.)
  */
 export function routeMeta({ location, matches }: MetaArgsLike): MetaDescriptor[] {
-  const id = matches[matches.length - 1]?.id;
-  const entry = routeById(id) ?? notFound;
+  const entry = pageEntry(matches[matches.length - 1]);
   return pageMeta({
     title: entry.title,
     description: entry.description,

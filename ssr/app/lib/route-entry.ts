@@ -1,10 +1,47 @@
 import { useMatches } from "react-router";
-import { notFound, routeById, type NotFoundEntry, type RouteEntry } from "../../../shared/route-table";
+import { notFound, routeById } from "../../../shared/route-table";
 
-/** The route-table entry of the deepest matched route (the page being shown). */
-export function useRouteEntry(): RouteEntry | NotFoundEntry {
+/**
+ * The title and description of the routes one route module renders, by
+ * route id, and the module's name: `import routeCopy from "virtual:route-copy"`
+ * (route-table-plugins.ts). A page's words load with its own chunk; the
+ * table every page loads first carries only ids and layouts.
+ */
+export interface RouteCopy {
+  module: string;
+  routes: Record<string, { title: string; description: string }>;
+}
+
+/** A route module's handle: `export const handle = { routeCopy };`. */
+export interface RouteHandle {
+  routeCopy: RouteCopy;
+}
+
+/** The page being shown: its route id, layout and form, and its module's name, title and description. */
+export interface PageEntry {
+  id: string;
+  layout: string;
+  /** The form the page takes (shared/routes.json), if any. */
+  form?: string;
+  module: string;
+  title: string;
+  description: string;
+}
+
+/** The page entry of a matched route (the not-found entry when the route is not in the table). */
+export function pageEntry(match: { id: string; handle?: unknown } | undefined): PageEntry {
+  const entry = routeById(match?.id);
+  if (!entry || entry.id === notFound.id) return notFound;
+  const copy = (match?.handle as Partial<RouteHandle> | undefined)?.routeCopy;
+  const words = copy?.routes[entry.id];
+  if (!copy || !words) throw new Error(`route ${entry.id}: its module exports no handle with its routeCopy (lib/route-entry.ts)`);
+  return { id: entry.id, layout: entry.layout, form: entry.form, module: copy.module, ...words };
+}
+
+/** The page entry of the deepest matched route (the page being shown). */
+export function useRouteEntry(): PageEntry {
   const matches = useMatches();
-  return routeById(matches[matches.length - 1]?.id) ?? notFound;
+  return pageEntry(matches[matches.length - 1]);
 }
 
 /** A page's heading from its table title: "Contact us — Omnibus" → "Contact us". */

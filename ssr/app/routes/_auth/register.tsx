@@ -1,7 +1,9 @@
 import { RegisterForm } from "~/components/auth/register-form";
 import { redirectIfSignedIn } from "~/components/auth/api";
 import { routeMeta } from "~/lib/meta";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 // The edge redirects a signed-in visitor before the page renders; a

@@ -4,7 +4,9 @@ import { GoogleSignIn } from "~/components/auth/google-button";
 import { routeMeta } from "~/lib/meta";
 import auth from "../../../../shared/content/auth.json";
 import type { Route } from "./+types/sso-redirect";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 type Reason = keyof typeof auth.ssoRedirect.reasons;

@@ -2,7 +2,9 @@
 import { routeMeta } from "~/lib/meta";
 import { catalogueData } from "./catalogue-data.server";
 import { CataloguePage } from "./catalogue-page";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 export function loader() {

@@ -10,7 +10,9 @@ import { routeMeta } from "~/lib/meta";
 import { useRouteEntry } from "~/lib/route-entry";
 import { CatalogueHeader } from "./showcase";
 import type { Route } from "./+types/blog-demo";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 type Layout = ArticleListLayout | "by-category" | "with-sidebar" | "featured-archive";

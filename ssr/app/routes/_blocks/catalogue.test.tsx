@@ -17,7 +17,7 @@ import { ExampleView, type Example } from "./showcase";
 
 afterEach(cleanup);
 
-const modules: Record<string, { default: ComponentType; loader: unknown }> = {
+const modules: Record<string, { default: ComponentType; loader: unknown; handle: unknown }> = {
   "_blocks/index.tsx": Index,
   "_blocks/block.tsx": Block,
   "_blocks/advanced.tsx": Advanced,
@@ -41,7 +41,7 @@ function renderRoute(url: string) {
       loader: () => ({ settings: siteSettings(), publicUrl: "http://localhost" }),
       Component: () => <Outlet />,
       HydrateFallback: () => null,
-      children: demoRoutes.map((r) => ({ id: r.id, path: r.path, Component: modules[r.module].default, loader: modules[r.module].loader as never, HydrateFallback: () => null })),
+      children: demoRoutes.map((r) => ({ id: r.id, path: r.path, Component: modules[r.module].default, loader: modules[r.module].loader as never, handle: modules[r.module].handle, HydrateFallback: () => null })),
     },
   ]);
   return render(<Stub initialEntries={[url]} />);

@@ -2,7 +2,7 @@
 // app/components, never copied) with the content that produces each example.
 // A test (catalogue.test.tsx) renders every example and checks that each
 // component is an export of a module under app/components.
-import appCss from "~/app.css?raw";
+import appCss from "~/theme.css?raw";
 import twTheme from "tailwindcss/theme.css?raw";
 import contact from "../../../../shared/content/contact.json";
 import features from "../../../../shared/content/features.json";
@@ -144,9 +144,9 @@ export function catalogue(data: CatalogueData): Record<string, Block> {
       ],
     },
     "blocks-colors": {
-      intro: "The colour tokens of app.css's @theme (brand and accent) and the grey scale the site uses, read from the stylesheets.",
+      intro: "The colour tokens of theme.css's @theme (brand and accent) and the grey scale the site uses, read from the stylesheets.",
       examples: [
-        example({ title: "Brand and accent", component: ColorTokens, props: { tokens: themeTokens(appCss, "--color-") }, source: "ssr/app/app.css @theme" }),
+        example({ title: "Brand and accent", component: ColorTokens, props: { tokens: themeTokens(appCss, "--color-") }, source: "ssr/app/theme.css @theme" }),
         example({ title: "Greys", component: ColorTokens, props: { tokens: themeTokens(twTheme, "--color-gray-") }, source: "tailwindcss/theme.css" }),
       ],
     },
@@ -308,9 +308,9 @@ export function catalogue(data: CatalogueData): Record<string, Block> {
       examples: [example({ title: "Grid", component: Testimonials, props: { items: testimonials } })],
     },
     "blocks-typography": {
-      intro: "Font stacks from app.css's @theme and the type scale from Tailwind's theme, read from the stylesheets.",
+      intro: "Font stacks from theme.css's @theme and the type scale from Tailwind's theme, read from the stylesheets.",
       examples: [
-        example({ title: "Fonts", component: TypeTokens, props: { tokens: themeTokens(appCss, "--font-"), sample: "Sell everywhere from one platform" }, source: "ssr/app/app.css @theme" }),
+        example({ title: "Fonts", component: TypeTokens, props: { tokens: themeTokens(appCss, "--font-"), sample: "Sell everywhere from one platform" }, source: "ssr/app/theme.css @theme" }),
         example({
           title: "Sizes",
           component: TypeTokens,

@@ -9,7 +9,9 @@ import { routes } from "../../../../shared/route-table";
 import { catalogue } from "./catalogue";
 import { catalogueData } from "./catalogue-data.server";
 import { CatalogueHeader } from "./showcase";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 // The route table's paths reach the browser only through loader data: its

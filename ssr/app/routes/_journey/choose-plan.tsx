@@ -10,7 +10,9 @@ import { merchantOverview } from "~/lib/journey.server";
 import { routeMeta } from "~/lib/meta";
 import { charge, formatRupees, priceLabel, purchasablePlans } from "~/lib/plans";
 import type { Route } from "./+types/choose-plan";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 export async function loader({ request }: Route.LoaderArgs) {

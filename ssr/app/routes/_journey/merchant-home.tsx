@@ -11,7 +11,9 @@ import { CHOOSE_PLAN_PATH, fill, journey } from "~/lib/journey";
 import { merchantOverview } from "~/lib/journey.server";
 import { routeMeta } from "~/lib/meta";
 import type { Route } from "./+types/merchant-home";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -10,7 +10,9 @@ import { edgeGet, type JourneyOrder } from "~/lib/journey.server";
 import { routeMeta } from "~/lib/meta";
 import { formatRupees } from "~/lib/plans";
 import type { Route } from "./+types/test-payment";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 export async function loader({ request }: Route.LoaderArgs) {

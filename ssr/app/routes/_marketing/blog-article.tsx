@@ -5,6 +5,7 @@ import { ArticleView } from "~/components/content/article-view";
 import { blogArticle, contentLabels } from "~/lib/content.server";
 import { contentMeta } from "~/lib/content-meta";
 import type { Route } from "./+types/blog-article";
+import routeCopy from "virtual:route-copy";
 
 export function loader({ params }: Route.LoaderArgs) {
   const article = blogArticle(params.slug);
@@ -12,6 +13,7 @@ export function loader({ params }: Route.LoaderArgs) {
   return { article, labels: { back: contentLabels.backToBlog, published: contentLabels.published } };
 }
 
+export const handle = { routeCopy };
 export const meta: Route.MetaFunction = (args) =>
   contentMeta(args, args.loaderData && { title: `${args.loaderData.article.title} — Omnibus Blog`, description: args.loaderData.article.description });
 

@@ -12,7 +12,9 @@ import { CONTACT_OUTCOMES, type ContactFieldName, type ContactFieldRule, type Co
 import { routeMeta } from "~/lib/meta";
 import { routes } from "../../../../shared/route-table";
 import type { Route } from "./+types/contact";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -13,7 +13,7 @@ import * as Policy from "./policy";
 
 afterEach(cleanup);
 
-const modules: Record<string, { default: React.ComponentType; loader: unknown; ErrorBoundary?: React.ComponentType }> = {
+const modules: Record<string, { default: React.ComponentType; loader: unknown; handle: unknown; ErrorBoundary?: React.ComponentType }> = {
   "_marketing/blog-article.tsx": BlogArticle,
   "_marketing/help-article.tsx": HelpArticle,
   "_marketing/help-category.tsx": HelpCategory,
@@ -27,7 +27,7 @@ function renderAt(url: string) {
       .filter((entry) => modules[entry.module])
       .map((entry) => {
         const mod = modules[entry.module];
-        return { id: entry.id, path: entry.path, Component: mod.default, ErrorBoundary: mod.ErrorBoundary, HydrateFallback: () => null, loader: mod.loader as never };
+        return { id: entry.id, path: entry.path, Component: mod.default, ErrorBoundary: mod.ErrorBoundary, HydrateFallback: () => null, loader: mod.loader as never, handle: mod.handle };
       }),
   );
   return render(<Stub initialEntries={[url]} />);

@@ -13,7 +13,9 @@ import { FeatureIcon } from "~/components/blocks/feature-icons";
 import { CardSkeleton } from "~/components/ui/skeleton";
 import { loadPlatformFeatures } from "~/lib/features.server";
 import { routeMeta } from "~/lib/meta";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 export function loader() {

@@ -7,6 +7,7 @@ import { contentLabels, helpArticle, helpCategory } from "~/lib/content.server";
 import { contentMeta } from "~/lib/content-meta";
 import { formatDate } from "~/lib/front-matter";
 import type { Route } from "./+types/help-article";
+import routeCopy from "virtual:route-copy";
 
 export function loader({ params }: Route.LoaderArgs) {
   const article = helpArticle(params.slug);
@@ -16,6 +17,7 @@ export function loader({ params }: Route.LoaderArgs) {
   return { article, category, labels: { updated, backToHelp, moreHelp, moreHelpText, moreHelpLink } };
 }
 
+export const handle = { routeCopy };
 export const meta: Route.MetaFunction = (args) =>
   contentMeta(args, args.loaderData && { title: `${args.loaderData.article.title} — Omnibus Help`, description: args.loaderData.article.description });
 

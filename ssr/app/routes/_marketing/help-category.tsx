@@ -6,6 +6,7 @@ import { contentLabels, helpArticlesIn, helpCategory } from "~/lib/content.serve
 import { contentMeta } from "~/lib/content-meta";
 import type { Route } from "./+types/help-category";
 import { BackLink } from "~/components/content/back-link";
+import routeCopy from "virtual:route-copy";
 
 export function loader({ params }: Route.LoaderArgs) {
   const category = helpCategory(params.slug);
@@ -14,6 +15,7 @@ export function loader({ params }: Route.LoaderArgs) {
   return { category, articles: helpArticlesIn(category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory } };
 }
 
+export const handle = { routeCopy };
 export const meta: Route.MetaFunction = (args) =>
   contentMeta(args, args.loaderData && { title: `${args.loaderData.category.title} — Omnibus Help`, description: args.loaderData.category.description });
 

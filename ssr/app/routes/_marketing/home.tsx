@@ -17,7 +17,9 @@ import { island } from "~/lib/island";
 import { routeMeta } from "~/lib/meta";
 import { withSiteSettings } from "~/lib/site.server";
 import type { Route } from "./+types/home";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 // Below the hero (the first view, also on a phone) every section is an island:

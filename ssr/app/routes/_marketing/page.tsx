@@ -14,7 +14,9 @@ import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, type
 import { routeMeta } from "~/lib/meta";
 import { routes } from "../../../../shared/route-table";
 import type { Route } from "./+types/page";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 export async function loader({ request }: Route.LoaderArgs) {

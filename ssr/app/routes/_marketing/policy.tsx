@@ -5,7 +5,9 @@ import { Prose } from "~/components/content/prose";
 import { policy } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
 import type { Route } from "./+types/policy";
+import routeCopy from "virtual:route-copy";
 
+export const handle = { routeCopy };
 export const meta = routeMeta;
 
 export function loader({ request }: Route.LoaderArgs) {
