@@ -16,6 +16,8 @@ import { refusedForm } from "~/lib/form-state.server";
 import { SignOutButton } from "./sign-out";
 import { log } from "~/lib/log.server";
 import { slugify, validateRegister } from "./validation";
+import { handle as loginHandle } from "~/routes/_auth/login";
+import { handle as registerHandle } from "~/routes/_auth/register";
 
 afterEach(cleanup);
 
@@ -31,8 +33,8 @@ function renderPage(Page: () => React.ReactNode, url: string, googleClientId = "
       loader: () => ({ googleClientId, refusedForm }),
       HydrateFallback: () => null,
       children: [
-        { id: "login", path: "/login", Component: Page },
-        { id: "register", path: "/register", Component: Page },
+        { id: "login", path: "/login", Component: Page, handle: loginHandle },
+        { id: "register", path: "/register", Component: Page, handle: registerHandle },
         { path: "/contact-us", Component: () => <h1>Contact us</h1> },
       ],
     },

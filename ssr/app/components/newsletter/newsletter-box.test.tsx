@@ -5,6 +5,7 @@ import newsletter from "../../../../shared/content/newsletter.json";
 import { siteSettings } from "~/lib/site.server";
 import type { FormState } from "~/lib/form-state";
 import { NewsletterBox } from "./newsletter-box";
+import { handle } from "~/routes/_marketing/features";
 
 afterEach(cleanup);
 // The route stub's loader and first render can take seconds on a busy machine.
@@ -13,7 +14,7 @@ configure({ asyncUtilTimeout: 10_000 });
 /** The box on a page at url (in the default layout, as the footer shows it); refusedForm: what the root loader read from the edge. */
 async function renderBox(url = "/", refusedForm: FormState | null = null) {
   const Stub = createRoutesStub([
-    { id: "root", loader: () => ({ settings: siteSettings(), refusedForm }), children: [{ id: "features", path: "*", Component: NewsletterBox }] },
+    { id: "root", loader: () => ({ settings: siteSettings(), refusedForm }), children: [{ id: "features", path: "*", Component: NewsletterBox, handle }] },
   ]);
   render(<Stub initialEntries={[url]} />);
   await screen.findByRole("heading", { name: newsletter.title });

@@ -18,7 +18,7 @@ function renderAt(url: string, refusedForm: FormState | null = null) {
       id: "root",
       loader: () => ({ refusedForm }),
       HydrateFallback: () => null,
-      children: Object.keys(contact.pages).map((id) => ({ id, path: `/${id}`, Component: ContactRoute.default, loader: ContactRoute.loader as never })),
+      children: Object.keys(contact.pages).map((id) => ({ id, path: `/${id}`, Component: ContactRoute.default, loader: ContactRoute.loader as never, handle: ContactRoute.handle })),
     },
   ]);
   return render(<Stub initialEntries={[url]} />);
