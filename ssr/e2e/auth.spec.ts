@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import auth from "../../shared/content/auth.json" with { type: "json" };
-import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
+import { collectErrors, expectNoHydrationProblems, settle, waitForHydration } from "./helpers";
 
 const GSI = "https://accounts.google.com/gsi/client";
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -371,7 +371,7 @@ test.describe("Google sign-in", () => {
     for (const p of ["/", "/login", "/register"]) {
       await page.goto(`${G_ORIGIN}${p}`);
       await waitForHydration(page);
-      await page.waitForLoadState("networkidle");
+      await settle(page);
     }
     await expect(page.locator('[data-google-signin="code"]')).toBeVisible();
     expectNoHydrationProblems(errors);

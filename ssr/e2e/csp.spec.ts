@@ -5,7 +5,7 @@
 // are allowed by hash; signed-in visitors and the private pages (login,
 // register) get a streamed render whose scripts carry the answer's nonce.
 import { expect, test, type Page } from "@playwright/test";
-import { collectErrors, examplePath, expectNoHydrationProblems, waitForHydration } from "./helpers";
+import { collectErrors, examplePath, expectNoHydrationProblems, settle, waitForHydration } from "./helpers";
 
 const PAGES = [
   "/",
@@ -50,7 +50,7 @@ async function visit(page: Page, path: string) {
   expect(scriptSrc(csp)).not.toMatch(/unsafe-inline|unsafe-eval/);
   await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await waitForHydration(page);
-  await page.waitForLoadState("networkidle");
+  await settle(page);
   expect(await violations(page)).toEqual([]);
   expectNoHydrationProblems(errors);
   return { response: response!, csp: csp ?? "" };

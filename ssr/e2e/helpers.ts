@@ -25,6 +25,28 @@ export async function waitForHydration(page: Page) {
   });
 }
 
+/**
+ * Waits until the page has loaded and fetched nothing more for half a second
+ * (its lazy chunks and islands are in), counting finished resources. Unlike
+ * Playwright's "networkidle" a request that never ends (a prefetch the
+ * browser parks on a busy machine) cannot hold it for the whole test budget.
+ */
+export async function settle(page: Page) {
+  await page.waitForLoadState("load");
+  let last = -1;
+  await expect
+    .poll(
+      async () => {
+        const n = await page.evaluate(() => performance.getEntriesByType("resource").length);
+        const same = n === last;
+        last = n;
+        return same;
+      },
+      { intervals: [500], timeout: 20_000 },
+    )
+    .toBe(true);
+}
+
 /** Collects console errors and uncaught exceptions (React reports hydration mismatches as either). */
 export function collectErrors(page: Page): string[] {
   const errors: string[] = [];

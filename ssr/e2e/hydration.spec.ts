@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import featuresPage from "../../shared/content/features-page.json" with { type: "json" };
-import { collectErrors, examplePath, expectNoHydrationProblems, waitForHydration } from "./helpers";
+import { collectErrors, examplePath, expectNoHydrationProblems, settle, waitForHydration } from "./helpers";
 
 test("the landing page hydrates: an internal link changes the page without a document load", async ({ page }) => {
   const errors = collectErrors(page);
@@ -32,7 +32,7 @@ for (const path of ["/", "/features", "/contact-us", "/login", examplePath("/blo
       await page.goto(path);
       await waitForHydration(page);
       // Give deferred data and late effects a moment to report anything.
-      await page.waitForLoadState("networkidle");
+      await settle(page);
       expectNoHydrationProblems(errors);
     });
   }
