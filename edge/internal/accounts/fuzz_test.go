@@ -1,7 +1,6 @@
 package accounts
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/hashqueue"
+	"omnibus/edge/internal/http/response/responsetest"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage/storagetest"
 )
@@ -63,12 +63,7 @@ func checkAnswer(t *testing.T, path string, rec *httptest.ResponseRecorder) {
 	case rec.Code < 300, rec.Code == http.StatusSeeOther:
 		return
 	case rec.Code >= 400 && rec.Code < 500, rec.Code == http.StatusServiceUnavailable && strings.HasSuffix(path, "/google"):
-		var b struct {
-			ErrorDetail string `json:"errorDetail"`
-		}
-		if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil || b.ErrorDetail == "" {
-			t.Fatalf("%s: %d without errorDetail: %q", path, rec.Code, rec.Body)
-		}
+		responsetest.RequireErrorDetail(t, rec)
 	default:
 		t.Fatalf("%s: %d %q", path, rec.Code, rec.Body)
 	}

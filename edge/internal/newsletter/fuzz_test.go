@@ -1,11 +1,11 @@
 package newsletter_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
+	"omnibus/edge/internal/http/response/responsetest"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage/storagetest"
 	"time"
@@ -27,12 +27,7 @@ func FuzzSubscribeDecoders(f *testing.F) {
 		switch {
 		case rec.Code == http.StatusOK, rec.Code == http.StatusSeeOther:
 		case rec.Code >= 400 && rec.Code < 500:
-			var b struct {
-				ErrorDetail string `json:"errorDetail"`
-			}
-			if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil || b.ErrorDetail == "" {
-				t.Fatalf("%d without errorDetail: %q", rec.Code, rec.Body)
-			}
+			responsetest.RequireErrorDetail(t, rec)
 		default:
 			t.Fatalf("%d %q", rec.Code, strings.TrimSpace(rec.Body.String()))
 		}
