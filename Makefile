@@ -34,8 +34,13 @@ dev: install build-edge
 	mkdir -p data
 	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr RENDERER_DEV=1 ./bin/edge
 
-## test: every test
-test: build test-go test-node test-browser
+## test: every test. The two builds side by side, then the Go and the Node unit
+## tests side by side (neither keeps two CPUs busy on its own: go test spends
+## much of its time linking), then the browser tests alone, as they have time budgets.
+test:
+	$(MAKE) -j2 --output-sync=target build
+	$(MAKE) -j2 --output-sync=target test-go test-node
+	$(MAKE) test-browser
 
 ## oidcdev: the local OpenID provider make run signs in with when GOOGLE_CLIENT_ID is unset
 edge/bin/oidcdev: edge/cmd/oidcdev/main.go edge/go.mod

@@ -1,16 +1,7 @@
 // axe-core on the landing page in both themes (issue 3: zero violations),
 // at desktop and phone widths, and with the newsletter's error banner open.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { waitForHydration } from "./helpers";
-
-/** axe's findings; `rules` limits the run to those rules. */
-async function violations(page: Page, rules?: string[]) {
-  const builder = new AxeBuilder({ page });
-  if (rules) builder.withRules(rules);
-  const results = await builder.analyze();
-  return results.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")) }));
-}
+import { expect, test } from "@playwright/test";
+import { axeViolations, COLOUR_RULES, waitForHydration } from "./helpers";
 
 // One load per width: every rule in the light theme, then the colour rules
 // (what a theme changes) after the system theme turns dark, which the page
@@ -24,10 +15,10 @@ for (const width of [1280, 360]) {
     await page.goto("/");
     await waitForHydration(page);
     await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: "dark" });
     await expect(page.locator("html")).toHaveClass(/\bdark\b/);
-    expect(await violations(page, ["color-contrast", "link-in-text-block"])).toEqual([]);
+    expect(await axeViolations(page, COLOUR_RULES)).toEqual([]);
   });
 }
 
@@ -39,6 +30,6 @@ for (const theme of ["light", "dark"] as const) {
     await page.goto("/?newsletter=error&reason=invalid");
     await waitForHydration(page);
     await expect(page.locator("#newsletter [role=alert]")).toBeVisible();
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 }

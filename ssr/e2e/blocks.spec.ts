@@ -1,9 +1,8 @@
 // The template demo routes (issue 13): server-rendered, noindex, out of the
 // sitemap, no console errors, no axe violations and no sideways scrolling at
 // 360 px, in both themes; the interactive blocks work with the keyboard.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { collectErrors, routes, waitForHydration } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { axeViolations, COLOUR_RULES, collectErrors, routes, waitForHydration } from "./helpers";
 
 const demos = routes.filter((r) => r.path === "/blocks" || r.path.startsWith("/blocks/") || /^\/blog\/posts?(-\d+)?$/.test(r.path));
 
@@ -20,19 +19,10 @@ test("the demo routes are the spec's 48, server-rendered with noindex and no can
   }
 });
 
-/** axe's findings; `rules` limits the run to those rules. */
-async function violations(page: Page, rules?: string[]) {
-  const builder = new AxeBuilder({ page });
-  if (rules) builder.withRules(rules);
-  const results = await builder.analyze();
-  return results.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
-}
-
-// What a theme changes is colour: the dark pass re-runs only axe's colour
-// rules, on the same hydrated page switched to the dark system theme (the
-// site follows the system's change), not a second load. theme.spec.ts covers
-// a page loaded dark (the inline script before the first paint).
-const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+// The dark pass re-runs only axe's colour rules, on the same hydrated page
+// switched to the dark system theme (the site follows the system's change),
+// not a second load. theme.spec.ts covers a page loaded dark (the inline
+// script before the first paint).
 
 for (const r of demos) {
   test(`${r.path}: no console errors, no axe violations, no overflow at 360 px, in both themes`, async ({ page }) => {
@@ -50,7 +40,7 @@ for (const r of demos) {
       await expect(page.locator("html")).toHaveClass(theme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (overflow > 0) problems.push({ theme, overflow });
-      const found = await violations(page, theme === "dark" ? COLOUR_RULES : undefined);
+      const found = await axeViolations(page, theme === "dark" ? COLOUR_RULES : undefined);
       if (found.length) problems.push({ theme, violations: found });
     }
     if (errors.length) problems.push({ errors });

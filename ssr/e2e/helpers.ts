@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
 export interface TableEntry {
@@ -65,4 +66,20 @@ export function expectNoHydrationProblems(errors: string[]) {
   const hydration = errors.filter((e) => /hydrat|did not match|#41[89]|#42[35]/i.test(e));
   expect(hydration, "hydration problems").toEqual([]);
   expect(errors, "console errors").toEqual([]);
+}
+
+/** What a theme changes is colour: axe's rules for it (the dark pass of a page already checked light). */
+export const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+
+/**
+ * axe's findings on the page as it is now; `rules` limits the run to those
+ * rules. Legacy mode runs axe inside the page itself: the default opens a
+ * second blank page per run to merge frame results, which doubled each run's
+ * time, and these pages have no cross-origin frames to merge.
+ */
+export async function axeViolations(page: Page, rules?: string[]) {
+  const builder = new AxeBuilder({ page }).setLegacyMode(true);
+  if (rules) builder.withRules(rules);
+  const results = await builder.analyze();
+  return results.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")) }));
 }
