@@ -31,6 +31,17 @@ describe.skipIf(missing)("first-load JavaScript of / (perf-budget.json)", () => 
     }
   });
 
+  it.each(Object.keys(budget.notOnFirstLoad).filter((id) => id !== "home" && !id.startsWith("$")))(
+    "%s loads none of the chunks only other pages run (perf-budget.json notOnFirstLoad)",
+    (id) => {
+      const { framework: f, site: s } = firstLoad(manifest, id) as { framework: string[]; site: string[] };
+      const names = [...f, ...s].map((url) => url.replace(/^\/assets\//, ""));
+      for (const prefix of budget.notOnFirstLoad[id] as string[]) {
+        expect(names.filter((name) => name.startsWith(prefix)), prefix).toEqual([]);
+      }
+    },
+  );
+
   it("no page's first load includes Google sign-in: it loads only where a client id is configured", () => {
     const all = Object.values(manifest!.routes).flatMap((r) => [r.module, ...(r.imports ?? [])]);
     expect(all.some((url) => url.includes("/google-signin-"))).toBe(false);

@@ -13,9 +13,12 @@ import {
   policy,
 } from "./content.server";
 
+// The generic content page and the same page for the pages that sell.
+const CONTENT_MODULES = ["_marketing/page.tsx", "_marketing/shop-page.tsx"];
+
 describe("shared content", () => {
   it("has copy for every page the generic module renders and every contact page", () => {
-    for (const entry of routes.filter((r) => r.module === "_marketing/page.tsx")) {
+    for (const entry of routes.filter((r) => CONTENT_MODULES.includes(r.module))) {
       const page = contentPage(entry.id);
       expect(page, entry.id).toBeDefined();
       expect(page?.heading && page.intro, entry.id).toBeTruthy();
@@ -24,6 +27,16 @@ describe("shared content", () => {
       expect(contactPage(entry.id), entry.id).toBeDefined();
     }
     expect(Object.keys(contact.pages).sort()).toEqual(routes.filter((r) => r.module === "_marketing/contact.tsx").map((r) => r.id).sort());
+  });
+
+  it("gives every page that sells (a buy button, plan cards, an order) the module that carries those parts", () => {
+    // page.tsx renders them only when shop-page.tsx passes them: on a page of
+    // the generic module they would be missing, not an error.
+    for (const entry of routes.filter((r) => CONTENT_MODULES.includes(r.module))) {
+      const page = contentPage(entry.id)!;
+      const sells = Boolean(page.buy) || (page.sections ?? []).some((s) => (s.plans ?? []).length > 0) || entry.id === "petpawlor-order-complete";
+      expect(entry.module, entry.id).toBe(sells ? "_marketing/shop-page.tsx" : "_marketing/page.tsx");
+    }
   });
 
   it("fills the configured e-mail and phone into the contact copy", () => {
@@ -96,7 +109,7 @@ describe("shared content", () => {
     ].join("\n");
     const hrefs = [...html.matchAll(/href="(\/[^"]*)"/g)].map((m) => m[1]);
     const pageLinks = routes
-      .filter((r) => r.module === "_marketing/page.tsx")
+      .filter((r) => CONTENT_MODULES.includes(r.module))
       .flatMap((r) => {
         const page = contentPage(r.id)!;
         return [...(page.ctas ?? []), ...(page.sections ?? []).flatMap((s) => [...(s.items ?? []).map((i) => i.link), ...(s.plans ?? []).map((p) => p.cta)])];

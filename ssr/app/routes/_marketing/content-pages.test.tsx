@@ -10,6 +10,7 @@ import * as HelpArticle from "./help-article";
 import * as HelpCategory from "./help-category";
 import * as Page from "./page";
 import * as Policy from "./policy";
+import * as ShopPage from "./shop-page";
 
 afterEach(cleanup);
 
@@ -19,6 +20,7 @@ const modules: Record<string, { default: React.ComponentType; loader: unknown; h
   "_marketing/help-category.tsx": HelpCategory,
   "_marketing/page.tsx": Page,
   "_marketing/policy.tsx": Policy,
+  "_marketing/shop-page.tsx": ShopPage,
 };
 
 function renderAt(url: string) {

@@ -1,13 +1,15 @@
-// Generic content pages (/partner-with-us, /ombre, /forge, /petpawlor,
-// /petpawlor-order-complete, /omnibus-university, /old-pricing, /help,
-// /help-centre, /blog): their copy from shared/content/pages.json by route id,
-// plus the article index on /blog and /help-centre.
+// Generic content pages (/partner-with-us, /ombre, /forge, /omnibus-university,
+// /help, /help-centre, /blog): their copy from shared/content/pages.json by
+// route id, plus the article index on /blog and /help-centre. The pages that
+// sell (/petpawlor, /petpawlor-order-complete, /old-pricing) are the same page
+// with the journey's parts, in their own route module (shop-page.tsx), so the
+// others never load that code (issue 14).
 import { data, Link, useLoaderData } from "react-router";
 import { ArticleList, blogHref, helpCategoryHref, helpHref } from "~/components/content/article-list";
-import { BuyPetPawlor, OrderSummary } from "~/components/journey/journey";
+import type { BuyPetPawlor, OrderSummary } from "~/components/journey/journey";
 import { Accordion } from "~/components/ui/accordion";
 import { CardGrid } from "~/components/ui/card-grid";
-import { PricingPlans } from "~/components/ui/pricing-plans";
+import type { PricingPlans } from "~/components/ui/pricing-plans";
 import { edgeGet, type JourneyOrder } from "~/lib/journey.server";
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
 import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, type ContentSection } from "~/lib/content.server";
@@ -42,7 +44,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
+/** The parts only the pages that sell render (shop-page.tsx passes them). */
+export interface ShopParts {
+  BuyPetPawlor: typeof BuyPetPawlor;
+  OrderSummary: typeof OrderSummary;
+  PricingPlans: typeof PricingPlans;
+}
+
 export default function ContentPagePage() {
+  return <ContentPage />;
+}
+
+export function ContentPage({ shop }: { shop?: ShopParts }) {
   const { page, blog, help, allHelp, labels, order } = useLoaderData<typeof loader>();
   const ctas = page.ctas ?? [];
   const sections = page.sections ?? [];
@@ -63,11 +76,11 @@ export default function ContentPagePage() {
         )}
       </header>
 
-      {order && <OrderSummary order={order} />}
-      {page.buy === "petpawlor" && <BuyPetPawlor />}
+      {order && shop && <shop.OrderSummary order={order} />}
+      {page.buy === "petpawlor" && shop && <shop.BuyPetPawlor />}
 
       {sections.map((section) => (
-        <PageSection key={section.heading} section={section} />
+        <PageSection key={section.heading} section={section} shop={shop} />
       ))}
 
       {blog && (
@@ -109,7 +122,7 @@ export default function ContentPagePage() {
   );
 }
 
-function PageSection({ section }: { section: ContentSection }) {
+function PageSection({ section, shop }: { section: ContentSection; shop?: ShopParts }) {
   const { text = [], items = [], plans = [], faqs = [] } = section;
   return (
     <section id={section.id} className="mt-20">
@@ -124,9 +137,9 @@ function PageSection({ section }: { section: ContentSection }) {
           <CardGrid items={items} />
         </div>
       )}
-      {plans.length > 0 && (
+      {plans.length > 0 && shop && (
         <div className="mt-8">
-          <PricingPlans plans={plans} />
+          <shop.PricingPlans plans={plans} />
         </div>
       )}
       {faqs.length > 0 && (
