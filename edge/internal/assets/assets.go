@@ -19,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"omnibus/edge/internal/http/encoding"
 )
 
 // Cache policies.
@@ -127,7 +129,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.br != "" || f.gz != "" {
 		hdr.Add("Vary", "Accept-Encoding")
 		encSize := int64(0)
-		switch enc := Negotiate(r.Header.Get("Accept-Encoding"), f.br != "", f.gz != ""); enc {
+		switch enc := encoding.Negotiate(r.Header.Get("Accept-Encoding"), f.br != "", f.gz != ""); enc {
 		case "br":
 			diskPath, encSize = f.br, f.brSize
 			hdr.Set("Content-Encoding", "br")

@@ -190,15 +190,3 @@ func TestMissingAsset(t *testing.T) {
 		t.Fatalf("status %d", rec.Code)
 	}
 }
-
-func TestNegotiate(t *testing.T) {
-	if got := assets.Negotiate("br, gzip", false, true); got != "gzip" {
-		t.Errorf("no .br file: %q, want gzip", got)
-	}
-	if got := assets.Negotiate("br", false, true); got != "" {
-		t.Errorf("only br accepted, only .gz present: %q, want identity", got)
-	}
-	if got := assets.Negotiate("x-gzip", true, true); got != "gzip" {
-		t.Errorf("x-gzip: %q", got)
-	}
-}

@@ -2,7 +2,8 @@
 // intact: httputil.ReverseProxy with FlushInterval -1 writes every chunk the
 // renderer sends (the document shell first, deferred data later) as soon as
 // it arrives. Nothing on this path may buffer the body (no echo Gzip or
-// Proxy middleware).
+// Proxy middleware); the proxy compresses the stream itself, flushing the
+// compressor with every chunk (compress.go).
 //
 // When the renderer cannot be reached the edge answers its own small HTML
 // page, 503 with Retry-After: 5 (504 when the renderer was too slow), and
@@ -92,18 +93,23 @@ func New(opts Options) *Proxy {
 	return &Proxy{rp: rp, timeout: opts.Timeout}
 }
 
-// ServeHTTP forwards r to the renderer within the per-request timeout.
+// ServeHTTP forwards r to the renderer within the per-request timeout and
+// compresses the answer as it streams (compressWriter).
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), p.timeout)
 	defer cancel()
-	p.rp.ServeHTTP(w, r.WithContext(ctx))
+	cw := newCompressWriter(w, r)
+	p.rp.ServeHTTP(cw, r.WithContext(ctx))
+	cw.finish() // not reached when a broken stream aborts the answer
 }
 
 // NewTransport is the connection pool to the renderer: short dial and
 // response-header timeouts (it is on loopback or the same private network)
 // and enough idle keep-alive connections that a burst of pages does not
-// open a connection per request. Compression is left to the renderer: the
-// edge passes Accept-Encoding through and never decodes a stream.
+// open a connection per request. The renderer does not compress; the
+// proxy does (compressWriter). Accept-Encoding is still passed through, and
+// an answer the renderer encoded itself is forwarded as it is, never
+// decoded.
 func NewTransport(timeout time.Duration) *http.Transport {
 	return &http.Transport{
 		Proxy:                 nil,
