@@ -22,7 +22,8 @@ const minCompressSize = 1024
 // every chunk it reads from the renderer, and Flush pushes what the
 // compressor holds to the visitor before flushing the connection. Memory is
 // one pooled compressor per response (its window is bounded by
-// encoding.BrotliWindow); the body is never buffered whole.
+// encoding.BrotliWindow), for at most Options.MaxCompressing responses at
+// once; the body is never buffered whole.
 //
 // The page cache asks for its renders with Accept-Encoding: identity (it
 // compresses each stored page once, itself), so nothing is compressed twice.
@@ -30,6 +31,8 @@ type compressWriter struct {
 	http.ResponseWriter
 	accept string // the request's Accept-Encoding
 	head   bool   // a HEAD request: no body to compress
+	slots  chan struct{}
+	held   bool // this answer holds one of slots
 
 	decided bool
 	coding  string          // encoding.Brotli or encoding.Gzip when compressing
@@ -37,8 +40,26 @@ type compressWriter struct {
 	dirty   bool            // enc holds bytes not yet flushed
 }
 
-func newCompressWriter(w http.ResponseWriter, r *http.Request) *compressWriter {
-	return &compressWriter{ResponseWriter: w, accept: r.Header.Get("Accept-Encoding"), head: r.Method == http.MethodHead}
+func newCompressWriter(w http.ResponseWriter, r *http.Request, slots chan struct{}) *compressWriter {
+	return &compressWriter{ResponseWriter: w, accept: r.Header.Get("Accept-Encoding"), head: r.Method == http.MethodHead, slots: slots}
+}
+
+// acquire takes a compression slot if one is free.
+func (c *compressWriter) acquire() bool {
+	select {
+	case c.slots <- struct{}{}:
+		c.held = true
+	default:
+	}
+	return c.held
+}
+
+// release gives the slot back once the answer is over, however it ended.
+func (c *compressWriter) release() {
+	if c.held {
+		c.held = false
+		<-c.slots
+	}
 }
 
 // WriteHeader decides, from the status and the renderer's headers, whether
@@ -53,7 +74,9 @@ func (c *compressWriter) WriteHeader(status int) {
 	if c.compressible(status, h) {
 		// The answer depends on Accept-Encoding whatever this visitor gets.
 		h.Add("Vary", "Accept-Encoding")
-		if c.coding = encoding.Negotiate(c.accept, true, true); c.coding != encoding.Identity {
+		// With every slot taken the answer goes out as it is: it costs
+		// bandwidth, never memory.
+		if c.coding = encoding.Negotiate(c.accept, true, true); c.coding != encoding.Identity && c.acquire() {
 			h.Set("Content-Encoding", c.coding)
 			h.Del("Content-Length")
 			// A strong validator names these exact bytes, which the

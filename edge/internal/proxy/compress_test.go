@@ -99,6 +99,78 @@ func TestCompressedStreamDeliversEachChunk(t *testing.T) {
 	}
 }
 
+// A visitor holding streams open cannot make the edge hold a compressor
+// each: past MaxCompressing answers go out uncompressed (still whole and
+// still marked Vary), and a finished answer frees its slot.
+func TestCompressorsAreBounded(t *testing.T) {
+	const page = "<!DOCTYPE html><html><body><h1>Sign in</h1>"
+	release := make(chan struct{})
+	p := proxy.New(proxy.Options{MaxCompressing: 1, Target: target(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, page)
+		w.(http.Flusher).Flush()
+		if r.URL.Path == "/held" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+		io.WriteString(w, "</body></html>")
+	})})
+	edge := httptest.NewServer(p)
+	defer edge.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	get := func(path string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, edge.URL+path, nil)
+		req.Header.Set("Accept-Encoding", "br")
+		res, err := rawClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	held := get("/held") // takes the only slot until release
+	defer held.Body.Close()
+	if got := held.Header.Get("Content-Encoding"); got != "br" {
+		t.Fatalf("first stream: Content-Encoding %q, want br", got)
+	}
+	if _, err := io.ReadFull(decoder(t, held), make([]byte, len(page))); err != nil {
+		t.Fatal(err)
+	}
+
+	second := get("/other")
+	body, err := io.ReadAll(second.Body)
+	second.Body.Close()
+	if err != nil || second.Header.Get("Content-Encoding") != "" || string(body) != page+"</body></html>" {
+		t.Fatalf("with the slot taken: Content-Encoding %q, body %q, %v; want the page uncompressed", second.Header.Get("Content-Encoding"), body, err)
+	}
+	if !strings.Contains(strings.Join(second.Header.Values("Vary"), ","), "Accept-Encoding") {
+		t.Errorf("uncompressed for lack of a slot, Vary %q still must name Accept-Encoding", second.Header.Values("Vary"))
+	}
+
+	close(release)
+	if _, err := io.ReadAll(held.Body); err != nil {
+		t.Fatal(err)
+	}
+	held.Body.Close()
+	// The slot is given back when the handler returns, just after the
+	// visitor read the last byte: wait for it, never for a fixed time.
+	for {
+		res := get("/other")
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.Header.Get("Content-Encoding") == "br" {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the finished stream never gave its compression slot back")
+		}
+	}
+}
+
 // What must not be compressed passes through as the renderer sent it; the
 // visitor who accepts no coding gets identity (but Vary still says the
 // answer depends on Accept-Encoding).

@@ -38,10 +38,20 @@ type Options struct {
 	Timeout time.Duration
 	// Logger (default slog.Default()).
 	Logger *slog.Logger
+	// MaxCompressing bounds the answers compressed at once (default
+	// DefaultMaxCompressing): each holds a compressor of 1-2 MB, and a
+	// visitor can keep many slow streams open. Past it, answers go out
+	// uncompressed rather than wait.
+	MaxCompressing int
 }
+
+// DefaultMaxCompressing is Options.MaxCompressing's default: at most about
+// 64 MB of compressors however many streams are open.
+const DefaultMaxCompressing = 32
 
 // Proxy is the page handler.
 type Proxy struct {
+	slots   chan struct{} // one per answer being compressed
 	rp      *httputil.ReverseProxy
 	timeout time.Duration
 }
@@ -90,7 +100,10 @@ func New(opts Options) *Proxy {
 			Unavailable(w, status)
 		},
 	}
-	return &Proxy{rp: rp, timeout: opts.Timeout}
+	if opts.MaxCompressing <= 0 {
+		opts.MaxCompressing = DefaultMaxCompressing
+	}
+	return &Proxy{rp: rp, timeout: opts.Timeout, slots: make(chan struct{}, opts.MaxCompressing)}
 }
 
 // ServeHTTP forwards r to the renderer within the per-request timeout and
@@ -98,7 +111,8 @@ func New(opts Options) *Proxy {
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), p.timeout)
 	defer cancel()
-	cw := newCompressWriter(w, r)
+	cw := newCompressWriter(w, r, p.slots)
+	defer cw.release() // also when a broken stream aborts the answer
 	p.rp.ServeHTTP(cw, r.WithContext(ctx))
 	cw.finish() // not reached when a broken stream aborts the answer
 }
