@@ -61,19 +61,34 @@ func (s *Server) connectionDeadlines(next echo.HandlerFunc) echo.HandlerFunc {
 		if r.ContentLength == 0 && len(r.TransferEncoding) == 0 {
 			_ = rc.SetReadDeadline(time.Time{})
 		}
-		res.Writer = &deadlineWriter{ResponseWriter: res.Writer, rc: rc, d: s.limits.WriteTimeout}
+		// net/http has just set the write deadline to WriteTimeout from the
+		// end of the request head, so it counts as moved now.
+		res.Writer = &deadlineWriter{ResponseWriter: res.Writer, rc: rc, d: s.limits.WriteTimeout, moved: time.Now()}
 		return next(c)
 	}
 }
 
-// deadlineWriter moves the connection's write deadline before each write.
+// deadlineSlack is how stale the write deadline may get before a write moves
+// it again: a write always has at least 9/10 of WriteTimeout left. Moving a
+// deadline takes a lock in the runtime's poller; without the slack a cache
+// hit (header and body written microseconds apart) moved it twice.
+func deadlineSlack(d time.Duration) time.Duration { return min(d/10, time.Second) }
+
+// deadlineWriter moves the connection's write deadline before each write
+// when it was last moved more than deadlineSlack ago.
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc *http.ResponseController
-	d  time.Duration
+	rc    *http.ResponseController
+	d     time.Duration
+	moved time.Time // when the deadline was last set to moved + d
 }
 
-func (w *deadlineWriter) extend() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
+func (w *deadlineWriter) extend() {
+	if now := time.Now(); now.Sub(w.moved) >= deadlineSlack(w.d) {
+		w.moved = now
+		_ = w.rc.SetWriteDeadline(now.Add(w.d))
+	}
+}
 
 func (w *deadlineWriter) WriteHeader(status int) {
 	w.extend()
