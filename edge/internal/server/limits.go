@@ -50,22 +50,20 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// connectionDeadlines turns the server's whole-answer WriteTimeout into a
+// setDeadlines turns the server's whole-answer WriteTimeout into a
 // per-write one (every write and flush first moves the deadline forward),
 // and lifts the read deadline of a request that has no body: it has been
 // read, and a read deadline passing while a page streams would cancel it.
-func (s *Server) connectionDeadlines(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r, res := c.Request(), c.Response()
-		rc := http.NewResponseController(res.Writer)
-		if r.ContentLength == 0 && len(r.TransferEncoding) == 0 {
-			_ = rc.SetReadDeadline(time.Time{})
-		}
-		// net/http has just set the write deadline to WriteTimeout from the
-		// end of the request head, so it counts as moved now.
-		res.Writer = &deadlineWriter{ResponseWriter: res.Writer, rc: rc, d: s.limits.WriteTimeout, moved: time.Now()}
-		return next(c)
+// start is when the request reached the edge's handler.
+func (s *Server) setDeadlines(c echo.Context, start time.Time) {
+	r, res := c.Request(), c.Response()
+	rc := http.NewResponseController(res.Writer)
+	if r.ContentLength == 0 && len(r.TransferEncoding) == 0 {
+		_ = rc.SetReadDeadline(time.Time{})
 	}
+	// net/http has just set the write deadline to WriteTimeout from the end
+	// of the request head, so it counts as moved at start.
+	res.Writer = &deadlineWriter{ResponseWriter: res.Writer, rc: rc, d: s.limits.WriteTimeout, moved: start}
 }
 
 // deadlineSlack is how stale the write deadline may get before a write moves
@@ -84,9 +82,10 @@ type deadlineWriter struct {
 }
 
 func (w *deadlineWriter) extend() {
-	if now := time.Now(); now.Sub(w.moved) >= deadlineSlack(w.d) {
-		w.moved = now
-		_ = w.rc.SetWriteDeadline(now.Add(w.d))
+	// time.Since reads only the monotonic clock, cheaper than time.Now.
+	if time.Since(w.moved) >= deadlineSlack(w.d) {
+		w.moved = time.Now()
+		_ = w.rc.SetWriteDeadline(w.moved.Add(w.d))
 	}
 }
 
