@@ -14,6 +14,8 @@ import (
 // "..."}); absent for anonymous visitors. Any incoming copy is removed.
 var AccountHeader = shared.HTTP.AccountHeader
 
+var accountKey = http.CanonicalHeaderKey(AccountHeader)
+
 // Pages wraps the page handler (the renderer proxy and page cache) with what
 // the edge decides before anything renders (SPEC §4, §6):
 //
@@ -33,7 +35,7 @@ var AccountHeader = shared.HTTP.AccountHeader
 // served as to an anonymous visitor (the cookie is kept).
 func (s *Service) Pages(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del(AccountHeader)
+		delete(r.Header, accountKey) // by canonical key: Del canonicalizes on every page request
 		path := strings.TrimSuffix(r.URL.Path, "/")
 		get := r.Method == http.MethodGet || r.Method == http.MethodHead
 		if get && path == ssoCallback && (r.URL.Query().Has("state") || r.URL.Query().Has("code")) {

@@ -149,14 +149,15 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 		return
 	}
 	if old != nil {
+		// One clock read serves the freshness check and the Age header.
 		age := c.now().Sub(old.stored)
 		if age < old.policy.Fresh {
-			c.serve(w, r, old, "HIT")
+			serve(w, r, old, "HIT", age)
 			return
 		}
 		if age < old.policy.Fresh+old.policy.Stale {
 			c.refreshInBackground(key, r, next)
-			c.serve(w, r, old, "STALE")
+			serve(w, r, old, "STALE", age)
 			return
 		}
 		// Past its stale window: render now, but keep the old page in case
@@ -184,10 +185,21 @@ func anonymousRead(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
-	if r.Header.Get(AccountHeader) != "" || len(r.Header[formStateKey]) != 0 {
-		return false
+	// By canonical key: Header.Get canonicalizes its argument on every call,
+	// and this runs on every page request.
+	h := r.Header
+	return first(h[accountKey]) == "" && len(h[formStateKey]) == 0 && first(h["Authorization"]) == "" && first(h["Upgrade"]) == ""
+}
+
+// accountKey is AccountHeader in canonical form.
+var accountKey = http.CanonicalHeaderKey(AccountHeader)
+
+// first is a header's first value, as Header.Get gives it for a canonical key.
+func first(vs []string) string {
+	if len(vs) == 0 {
+		return ""
 	}
-	return r.Header.Get("Authorization") == "" && r.Header.Get("Upgrade") == ""
+	return vs[0]
 }
 
 // result is what one render gives every request waiting for it.
@@ -425,9 +437,15 @@ var (
 	privateNoCache = []string{"private, no-cache"}
 )
 
-// serve writes a stored (or shared) entry in the encoding the client prefers.
-// Headers are assigned directly by canonical key: this is the hot path.
+// serve writes e at the cache's current time (misses and stale fallbacks).
 func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string) {
+	serve(w, r, e, xcache, c.now().Sub(e.stored))
+}
+
+// serve writes a stored (or shared) entry, age old, in the encoding the
+// client prefers. Headers are assigned directly by canonical key: this is
+// the hot path.
+func serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string, age time.Duration) {
 	h := w.Header()
 	for k, vs := range e.header {
 		h[k] = vs // clipped slices (Header.Clone): an Add elsewhere copies
@@ -451,19 +469,19 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, e *entry, xcache s
 		// is shared, this answer is not.
 		h["Cache-Control"] = privateNoCache
 	}
-	if age := int(c.now().Sub(e.stored).Seconds()); age > 0 {
-		h["Age"] = []string{strconv.Itoa(age)}
+	if secs := int(age / time.Second); secs > 0 {
+		h["Age"] = e.ageHeader(secs)
 	}
 	v := id
 	if e.variants[encBrotli] != nil {
 		h["Vary"] = varyEncoding
-		if enc := negotiate(r.Header.Get("Accept-Encoding"), true, true); enc != identity {
+		if enc := negotiate(first(r.Header["Accept-Encoding"]), true, true); enc != identity {
 			v = e.variants[enc]
 		}
 	}
 	if e.status == http.StatusOK {
 		h["Etag"] = v.etagHeader
-		if inm := r.Header.Get("If-None-Match"); inm != "" && notModified(inm, v.etag) {
+		if inm := first(r.Header["If-None-Match"]); inm != "" && notModified(inm, v.etag) {
 			delete(h, "Content-Type")
 			w.WriteHeader(http.StatusNotModified)
 			return

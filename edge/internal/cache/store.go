@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,6 +26,27 @@ type entry struct {
 	// each encoding's bytes and header values, ready to assign.
 	variants     [3]*variant // by encoding; gzip and brotli nil when not compressible
 	cacheControl []string
+
+	// age is the last Age header value given out: every hit within the
+	// same second reuses it instead of formatting and allocating its own.
+	age atomic.Pointer[ageValue]
+}
+
+// ageValue is an Age header value and the whole seconds it says.
+type ageValue struct {
+	secs   int
+	header []string // {strconv.Itoa(secs)}, capacity 1: an Add elsewhere copies
+}
+
+// ageHeader is the Age header value for secs, shared by the hits of the
+// same second (a hit answers in microseconds, so most hits find it ready).
+func (e *entry) ageHeader(secs int) []string {
+	if a := e.age.Load(); a != nil && a.secs == secs {
+		return a.header
+	}
+	a := &ageValue{secs: secs, header: []string{strconv.Itoa(secs)}}
+	e.age.Store(a)
+	return a.header
 }
 
 // variant is one encoding of an entry's body with its header values.

@@ -9,11 +9,16 @@ import (
 )
 
 // New returns a logger writing to w in format ("json" or "text") at level
-// and above.
+// and above. When w is a *Buffer, every line at Warn or above writes the
+// buffer out at once.
 func New(w io.Writer, format string, level slog.Level) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	if b, ok := w.(*Buffer); ok {
+		h = flushOnWarn{h, b}
+	}
+	return slog.New(h)
 }

@@ -5,11 +5,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/server"
 	"omnibus/shared"
 )
@@ -22,6 +25,27 @@ import (
 //
 //	go test ./internal/server -run '^$' -bench CacheHit -benchmem -cpuprofile cpu.out -memprofile mem.out
 func BenchmarkCacheHit(b *testing.B) {
+	benchmarkCacheHit(b, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// BenchmarkCacheHitLogFile is BenchmarkCacheHit with the access log written
+// to a file, as make bench's edge writes its stderr: "direct" is a write(2)
+// per line, "buffered" goes through logging.Buffer as cmd/edge does.
+func BenchmarkCacheHitLogFile(b *testing.B) {
+	f, err := os.Create(filepath.Join(b.TempDir(), "edge.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	b.Run("direct", func(b *testing.B) { benchmarkCacheHit(b, logging.New(f, "text", slog.LevelInfo)) })
+	b.Run("buffered", func(b *testing.B) {
+		buf := logging.NewBuffer(f, 64<<10, 250*time.Millisecond)
+		defer buf.Close()
+		benchmarkCacheHit(b, logging.New(buf, "text", slog.LevelInfo))
+	})
+}
+
+func benchmarkCacheHit(b *testing.B, log *slog.Logger) {
 	policies, err := cache.ParsePolicies(shared.RoutesJSON)
 	if err != nil {
 		b.Fatal(err)
@@ -32,7 +56,7 @@ func BenchmarkCacheHit(b *testing.B) {
 		io.WriteString(w, page)
 	})
 	c := cache.New(cache.Options{Policies: policies})
-	srv := server.New(server.Options{Pages: c.Wrap(renderer), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := server.New(server.Options{Pages: c.Wrap(renderer), Logger: log})
 	get := func() *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.RemoteAddr = "127.0.0.1:40000"

@@ -1,0 +1,58 @@
+package edgetest_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"omnibus/edge/internal/edgetest"
+)
+
+// BenchmarkAppCacheHit is BenchmarkCacheHit (internal/server) with the
+// production wiring of internal/app: canonical URLs, the session and billing
+// page middleware, the no-JS form middleware and a cache that seals pages
+// with their own CSP, in front of the stub renderer. It calls the echo
+// instance in process, so it counts the edge's own work on a hit and none of
+// the loopback's; make bench row (b) is the same path over TCP.
+//
+//	go test ./internal/edgetest -run '^$' -bench AppCacheHit -benchmem -cpuprofile cpu.out
+func BenchmarkAppCacheHit(b *testing.B) {
+	e := edgetest.Start(b, edgetest.Options{})
+	h := e.Server.Echo
+	get := func() *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.RemoteAddr = "127.0.0.1:40000"
+		r.Header.Set("Accept-Encoding", "br")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	get()
+	if w := get(); w.Header().Get("X-Cache") != "HIT" {
+		b.Fatalf("not a hit: %d %v", w.Code, w.Header())
+	}
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.RemoteAddr = "127.0.0.1:40000"
+	r.Header.Set("Accept-Encoding", "br")
+	w := &discardWriter{h: http.Header{}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		clear(w.h)
+		r.Header.Del("X-Request-ID")
+		h.ServeHTTP(w, r)
+	}
+}
+
+// discardWriter is a ResponseWriter that keeps nothing, so the benchmark
+// counts the edge's allocations rather than a recorder's.
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardWriter) WriteHeader(int)             {}
+
+// Deadlines are supported, as on a real connection (the server sets them per request).
+func (d *discardWriter) SetReadDeadline(time.Time) error  { return nil }
+func (d *discardWriter) SetWriteDeadline(time.Time) error { return nil }
