@@ -16,10 +16,18 @@ node_modules/.package-lock.json: package.json package-lock.json ssr/package.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-## build: the renderer (client + server bundles, precompressed assets) and the edge binary
+## build: the renderer (client + server bundles, precompressed assets) and the edge binary,
+## each rebuilt only when one of its sources changed
 build: build-ssr build-edge
-build-ssr: install
+# The renderer's build reads its app, its public files, its config and shared/ (route
+# table, content, validation rules); tests are not part of it.
+SSR_SRC := $(shell find ssr/app ssr/public shared -type f -not -name '*.go' -not -name '*.test.ts' -not -name '*.test.tsx' 2>/dev/null) \
+  $(wildcard ssr/*.ts) ssr/package.json ssr/tsconfig.json ssr/scripts/precompress.mjs
+SSR_BUILD := ssr/build/server/index.js
+build-ssr: $(SSR_BUILD)
+$(SSR_BUILD): node_modules/.package-lock.json $(SSR_SRC)
 	npm run build -w ssr
+	@touch $@
 build-edge: $(EDGE_BIN)
 $(EDGE_BIN): $(GO_SRC)
 	cd edge && go build -o bin/edge ./cmd/edge
@@ -34,11 +42,13 @@ dev: install build-edge
 	mkdir -p data
 	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr RENDERER_DEV=1 ./bin/edge
 
-## test: every test. The two builds side by side, then the Go and the Node unit
-## tests side by side (neither keeps two CPUs busy on its own: go test spends
-## much of its time linking), then the browser tests alone, as they have time budgets.
+## test: every test. The two builds side by side with the installs of Stripe's mock
+## and of Chromium and Java (apt waits on the network and the disk, not the CPU),
+## then the Go and the Node unit tests side by side (neither keeps two CPUs busy on
+## its own: go test spends much of its time linking), then the browser tests alone,
+## as they have time budgets.
 test:
-	$(MAKE) -j2 --output-sync=target build
+	$(MAKE) -j3 --output-sync=target build stripe-mock java
 	$(MAKE) -j2 --output-sync=target test-go test-node
 	$(MAKE) test-browser
 
@@ -73,8 +83,9 @@ chromium:
 	  fi; \
 	fi
 
-## java: Debian's Java for the W3C Nu Html Checker (vnu-jar) in the browser tests (installed when missing and we are root)
-java:
+## java: Debian's Java for the W3C Nu Html Checker (vnu-jar) in the browser tests (installed when missing and we are root;
+## after chromium, as apt installs one package set at a time)
+java: | chromium
 	@if ! command -v java >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "Installing Debian's Java for the HTML checker..."; \
