@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # make bench: the landing page / on loopback, measured with wrk:
-#   (a) nginx serving the same bytes from a file (the edge's cached brotli HTML)
+#   (a) nginx serving the same answer from a file (the edge's cached brotli HTML
+#       and the headers of its cache hit)
 #   (b) the edge from its cache (warm, Accept-Encoding: br)
 #   (c) the renderer alone (its own port, a browser User-Agent: streamed render)
 #   (d) the edge on a forced miss (a query that differs per request: bench/miss.lua)
-#   (e) for reference, Go's bare net/http with the same bytes (bench/gofloor)
+#   (e) for reference, Go's bare net/http with the same answer (bench/gofloor)
 #   (f) the edge from its cache while a second client sends made-up session
 #       cookies and junk queries (bench/hostile.lua): both halves are hits
 # and, from the edge's Go benchmark, how soon a page is served again after
@@ -94,11 +95,18 @@ hdrs=$(curl -s -D - -o "$TMP/html/index.html.br" -H 'Accept-Encoding: br' -H "Us
 grep -qi '^x-cache: HIT' <<<"$hdrs" || { echo "$hdrs" >&2; die "the landing page is not a cache hit on the second request"; }
 grep -qi '^content-encoding: br' <<<"$hdrs" || die "the cached landing page was not served with brotli"
 curl -s -o "$TMP/html/index.html" "$EDGE_URL/"
+# The hit's headers, for rows (a) and (e) to send the same answer.
+tr -d '\r' <<<"$hdrs" | sed '/^$/d' >"$TMP/hit-headers"
+grep -q '\$' "$TMP/hit-headers" && die "a header of the hit holds a \$, which nginx would read as a variable"
+NGINX_HEADERS=$(tail -n +2 "$TMP/hit-headers" |
+  grep -viE '^(date|content-type|content-length|connection|keep-alive):' |
+  sed -E 's/\\/\\\\/g; s/"/\\"/g; s/^([^:]+): ?(.*)$/      add_header \1 "\2" always;/')
 
 # --- nginx serving the same brotli bytes from a file --------------------------
 mkdir -p "$TMP/nginx"
 sed -e "s|@USER@|$(id -un)|; s|@GROUP@|$(id -gn)|; s|@TMP@|$TMP|g; s|@PORT@|$NGINX_PORT|" \
-  "$ROOT/bench/nginx.conf.template" >"$TMP/nginx.conf"
+  "$ROOT/bench/nginx.conf.template" |
+  NGINX_HEADERS=$NGINX_HEADERS awk '$1 == "@HEADERS@" { print ENVIRON["NGINX_HEADERS"]; next } { print }' >"$TMP/nginx.conf"
 chmod 755 "$TMP"
 "$NGINX" -p "$TMP" -c "$TMP/nginx.conf" -e "$TMP/nginx-error.log" &
 NGINX_PID=$!
@@ -112,7 +120,7 @@ cmp -s "$TMP/html/index.html.br" <(curl -s -H 'Accept-Encoding: br' "http://127.
 
 # --- Go's bare net/http with the same bytes (row e, for reference) -------------
 (cd "$ROOT/bench/gofloor" && GOWORK=off go build -o "$TMP/gofloor" .)
-"$TMP/gofloor" "127.0.0.1:$FLOOR_PORT" "$TMP/html/index.html.br" &
+"$TMP/gofloor" "127.0.0.1:$FLOOR_PORT" "$TMP/html/index.html.br" "$TMP/hit-headers" &
 FLOOR_PID=$!
 for i in $(seq 100); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$FLOOR_PORT/")" = 200 ] && break
@@ -219,14 +227,15 @@ FB=$(ratio "$F_TOTAL" "$(field b 1)")
   echo "wrk $THREADS threads, $CONNS connections for rows a and b and $RENDER_CONNS for rows c and d, $WARMUP warm-up then $DURATION per row;"
   echo "load average before the run: $LOAD_BEFORE."
   echo "Absolute figures vary by machine; the ratios are the point (every row shares the machine with wrk itself)."
+  echo "Rows (a) and (e) send the edge's cache-hit answer: its brotli bytes and its $(( $(wc -l <"$TMP/hit-headers") - 1 )) response headers."
   echo
   echo "| Row                                          |  Requests/s | p50 (ms) | p99 (ms) |"
   echo "|----------------------------------------------|------------:|---------:|---------:|"
-  row "(a) nginx, the same brotli bytes from a file" a
+  row "(a) nginx, the same answer from a file" a
   row "(b) edge, cache hit (brotli)" b
   row "(c) renderer alone (browser, streamed)" c
   row "(d) edge, forced miss (query varies)" d
-  row "(e) reference: Go net/http, same bytes, no framework" e
+  row "(e) reference: Go net/http, same answer" e
   row "(f) edge, cache hit, clean half of (f)" f
   echo
   echo "Row (f): $CONNS connections, half asking for \`/\` cleanly (the figures above), half sending made-up session cookies and"
