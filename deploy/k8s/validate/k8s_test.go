@@ -326,6 +326,13 @@ func TestEdgeProbesPortsAndMemoryLimit(t *testing.T) {
 	if soft.Cmp(*hard) >= 0 || soft.Value() < hard.Value()*7/10 {
 		t.Errorf("GOMEMLIMIT %s should be 70-99%% of the memory limit %s", gml.Value, hard)
 	}
+	// GOGC above Go's default trades memory for CPU: only under GOMEMLIMIT,
+	// which is what keeps the heap inside the container.
+	if gogc, ok := envVar(edge, "GOGC"); ok {
+		if n, err := strconv.Atoi(gogc.Value); err != nil || n < 100 || n > 1000 {
+			t.Errorf("GOGC %q: want a percentage from 100 to 1000 (off would leave only the soft limit)", gogc.Value)
+		}
+	}
 	cacheBytes, _ := strconv.ParseInt(configValue(t, o, "CACHE_MAX_BYTES"), 10, 64)
 	if cacheBytes <= 0 || cacheBytes > soft.Value()/2 {
 		t.Errorf("CACHE_MAX_BYTES %d must fit well inside GOMEMLIMIT %s", cacheBytes, gml.Value)

@@ -35,6 +35,7 @@ import (
 
 	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/config"
+	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
@@ -116,8 +117,11 @@ func Start(t testing.TB, opts Options) *Edge {
 		cfg.RendererTimeout = opts.RendererTimeout
 	}
 	cfg.ShutdownTimeout = 10 * time.Second
+	// The edge's logger as main makes it (batched, text), writing nowhere.
+	logOut := logging.NewBuffer(io.Discard, 64<<10, 250*time.Millisecond)
+	t.Cleanup(func() { logOut.Close() }) // after the edge's own cleanup (LIFO)
 	deps := app.Deps{DB: e.DB, Listener: ln, APIURL: opts.APIURL, AssetsDir: opts.AssetsDir, Now: opts.Now,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		Logger: logging.New(logOut, "text", slog.LevelInfo)}
 	var out *tailBuffer
 	switch {
 	case opts.RendererURL != "":

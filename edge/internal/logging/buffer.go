@@ -59,7 +59,9 @@ func (b *Buffer) Write(p []byte) (int, error) {
 			return 0, err
 		}
 		if len(p) > b.size {
-			return b.w.Write(p)
+			// A copy, so that p never escapes: LogAccess builds its
+			// line on the stack.
+			return b.w.Write(append([]byte(nil), p...))
 		}
 	}
 	b.buf = append(b.buf, p...)
@@ -95,13 +97,18 @@ func (b *Buffer) Close() error {
 	return b.Flush()
 }
 
-// flushOnWarn writes a Buffer out after every record at Warn or above.
-type flushOnWarn struct {
+// bufferHandler is the handler New makes for a Buffer: it writes the
+// Buffer out after every record at Warn or above. own (the handler as New
+// made it, without attributes or groups added) and json let LogAccess write
+// the access line itself.
+type bufferHandler struct {
 	slog.Handler
-	buf *Buffer
+	buf  *Buffer
+	json bool
+	own  bool
 }
 
-func (h flushOnWarn) Handle(ctx context.Context, r slog.Record) error {
+func (h bufferHandler) Handle(ctx context.Context, r slog.Record) error {
 	err := h.Handler.Handle(ctx, r)
 	if r.Level >= slog.LevelWarn {
 		if ferr := h.buf.Flush(); err == nil {
@@ -111,10 +118,10 @@ func (h flushOnWarn) Handle(ctx context.Context, r slog.Record) error {
 	return err
 }
 
-func (h flushOnWarn) WithAttrs(as []slog.Attr) slog.Handler {
-	return flushOnWarn{h.Handler.WithAttrs(as), h.buf}
+func (h bufferHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return bufferHandler{Handler: h.Handler.WithAttrs(as), buf: h.buf}
 }
 
-func (h flushOnWarn) WithGroup(name string) slog.Handler {
-	return flushOnWarn{h.Handler.WithGroup(name), h.buf}
+func (h bufferHandler) WithGroup(name string) slog.Handler {
+	return bufferHandler{Handler: h.Handler.WithGroup(name), buf: h.buf}
 }

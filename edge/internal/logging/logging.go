@@ -18,7 +18,7 @@ func New(w io.Writer, format string, level slog.Level) *slog.Logger {
 		h = slog.NewJSONHandler(w, opts)
 	}
 	if b, ok := w.(*Buffer); ok {
-		h = flushOnWarn{h, b}
+		h = bufferHandler{Handler: h, buf: b, json: format == "json", own: true}
 	}
 	return slog.New(h)
 }
