@@ -14,6 +14,14 @@ import { brotliCompressSync } from "node:zlib";
 export const budget = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "perf-budget.json"), "utf8"));
 export const defaultClientDir = path.join(import.meta.dirname, "..", "build", "client");
 
+// The slug of the first article (by file name) in shared/content/<folder>: the
+// article page type measured by make lighthouse and checked by make test.
+export function firstSlug(folder) {
+  const dir = path.join(import.meta.dirname, "..", "..", "shared", "content", folder);
+  const file = readdirSync(dir).filter((name) => name.endsWith(".md")).sort()[0];
+  return /^slug:\s*(\S+)/m.exec(readFileSync(path.join(dir, file), "utf8"))?.[1] ?? file.replace(/\.md$/, "");
+}
+
 /** React Router's manifest of a client build (null when there is no build). */
 export function readManifest(clientDir = defaultClientDir) {
   const assets = path.join(clientDir, "assets");

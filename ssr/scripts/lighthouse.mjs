@@ -15,11 +15,12 @@
 // Knobs: LIGHTHOUSE_RUNS (default 3), LIGHTHOUSE_PORT (default 8097; the floor
 // uses the next port), LIGHTHOUSE_PAGES (comma-separated paths, default all).
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { firstSlug } from "./first-load.mjs";
 
 const ssrDir = path.join(import.meta.dirname, "..");
 const rootDir = path.join(ssrDir, "..");
@@ -29,12 +30,6 @@ const OUT_DIR = path.join(ssrDir, "test-results", "lighthouse");
 const FLOOR_DIR = path.join(rootDir, "bench", "floor");
 
 /** The first Markdown article's slug of a content folder (as e2e/example-paths.ts). */
-function firstSlug(folder) {
-  const dir = path.join(rootDir, "shared", "content", folder);
-  const file = readdirSync(dir).filter((name) => name.endsWith(".md")).sort()[0];
-  return /^slug:\s*(\S+)/m.exec(readFileSync(path.join(dir, file), "utf8"))?.[1] ?? file.replace(/\.md$/, "");
-}
-
 const PAGES = (process.env.LIGHTHOUSE_PAGES?.split(",") ?? [
   "/",
   "/features",
