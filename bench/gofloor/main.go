@@ -1,15 +1,14 @@
 // Command gofloor is row (e) of make bench: Go's net/http with no framework,
 // no middleware and no cache logic, answering every request with the edge's
-// cached answer from memory: the same body and, given HEADERS, the same
-// response headers the edge sends on a cache hit (as `curl -D` printed them).
+// cached answer from memory: the same body and the same response headers the
+// edge sends on a cache hit (HEADERS, as `curl -D` printed them).
 // It is the floor for any Go server sending that answer on the machine: the
 // gap between it and nginx (row a) is Go's HTTP stack, and the gap between
 // the edge (row b) and it is the edge's own work.
 //
-//	gofloor ADDR FILE [HEADERS]
+//	gofloor ADDR FILE HEADERS
 //
-// Without HEADERS it sends four (Content-Type, -Encoding, -Length, Vary), as
-// the row did before 2026-11-23. Date and Content-Length are net/http's own.
+// Date and Content-Length are net/http's own.
 package main
 
 import (
@@ -23,22 +22,16 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 && len(os.Args) != 4 {
-		log.Fatal("usage: gofloor ADDR FILE [HEADERS]")
+	if len(os.Args) != 4 {
+		log.Fatal("usage: gofloor ADDR FILE HEADERS")
 	}
 	body, err := os.ReadFile(os.Args[2])
 	if err != nil {
 		log.Fatal(err)
 	}
-	answer := http.Header{
-		"Content-Type":     {"text/html; charset=utf-8"},
-		"Content-Encoding": {"br"},
-		"Vary":             {"Accept-Encoding"},
-	}
-	if len(os.Args) == 4 {
-		if answer, err = readHeaders(os.Args[3]); err != nil {
-			log.Fatal(err)
-		}
+	answer, err := readHeaders(os.Args[3])
+	if err != nil {
+		log.Fatal(err)
 	}
 	answer["Content-Length"] = []string{strconv.Itoa(len(body))}
 	log.Fatal(http.ListenAndServe(os.Args[1], http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -24,13 +24,14 @@ func TestAccessLineIsSlogs(t *testing.T) {
 	lines := []Access{
 		{"GET", "/", 200, 11039, 0, "127.0.0.1", "0b6f6f4e-2f0e-4f4c-9f43-3c1d2a9f5e11"},
 		{"HEAD", "/blog/article/hello-world", 304, 0, 12, "2001:db8::1", "abc"},
-		{"GET", "/a path", 404, 1, 1, "10.0.0.1", "x"},           // space
-		{"GET", "/q=1", 200, 1, 1, "10.0.0.1", "x"},              // '='
-		{"GET", `/"quoted"\`, 200, 1, 1, "10.0.0.1", "x"},        // quote and backslash
-		{"GET", "/caf\u00e9/\u2028", 200, 1, 1, "10.0.0.1", "x"}, // non-ASCII, a line separator
-		{"GET", "/\x00\x1b[31m", 200, 1, 1, "10.0.0.1", "x"},     // control bytes
-		{"GET", "/<script>&", 200, 1, 1, "10.0.0.1", "x"},        // HTML characters
-		{"GET", "", 200, 1, 1, "", ""},                           // empty strings
+		{"GET", "/a path", 404, 1, 1, "10.0.0.1", "x"},                        // space
+		{"GET", "/q=1", 200, 1, 1, "10.0.0.1", "x"},                           // '='
+		{"GET", `/"quoted"\`, 200, 1, 1, "10.0.0.1", "x"},                     // quote and backslash
+		{"GET", "/caf\u00e9/\u2028", 200, 1, 1, "10.0.0.1", "x"},              // non-ASCII, a line separator
+		{"GET", "/\x00\x1b[31m", 200, 1, 1, "10.0.0.1", "x"},                  // control bytes
+		{"GET", "/<script>&", 200, 1, 1, "10.0.0.1", "x"},                     // HTML characters
+		{"GET", "", 200, 1, 1, "", ""},                                        // empty strings
+		{"GET", "/a\nlevel=ERROR msg=forged", 200, 1, 1, "10.0.0.1", "x\r\n"}, // a forged second line
 		{"BREW", "/", -1, -5, 1 << 40, "10.0.0.1", "x"},
 	}
 	for _, format := range []string{"text", "json"} {
