@@ -1,6 +1,7 @@
 // The document of / paints from its own bytes (issue 14, docs/decisions/0014-critical-css.md):
-// its <head> carries the first view's CSS inline, no stylesheet link comes
-// before the hero, and the head and everything up to the end of the hero fit
+// its <head> carries the first view's CSS inline, the parser meets no
+// stylesheet, preload or script to fetch (docs/decisions/0016-14-scripts-after-first-paint.md),
+// and the head and everything up to the end of the hero fit
 // the budgets of perf-budget.json (brotli). Sizes only. Renders / with the
 // server build as the page cache asks for it; skipped without `make build`
 // (except in CI). Then, for every page type of make lighthouse, that its
@@ -35,11 +36,21 @@ describe.skipIf(missing)("the document of / (perf-budget.json document.home)", a
     for (const rule of [".sticky", ".max-w-7xl", ".text-balance", ".dark\\:bg-gray-950", "@media"]) expect(style![1], rule).toContain(rule);
   });
 
-  it("has no stylesheet link before the hero: nothing but the document stands before the first paint", () => {
+  it("gives the parser no script or stylesheet to fetch: they wait for the first paint", () => {
     expect(h1).toBeGreaterThan(headEnd);
-    expect(html.slice(0, heroEnd)).not.toMatch(/<link[^>]+rel="stylesheet"/);
-    // The whole stylesheet still comes, after the content (and without JavaScript).
-    expect(html.slice(heroEnd)).toMatch(/<link rel="stylesheet" href="\/assets\/app-[^"]+\.css"\/>/);
+    const parsed = html.replace(/<noscript>[\s\S]*?<\/noscript>/g, "");
+    expect(parsed).not.toMatch(/<link[^>]+rel="(stylesheet|modulepreload)"/);
+    expect(parsed).not.toMatch(/<link[^>]+rel="preload"[^>]+as="(script|style|fetch|font)"/);
+    expect(parsed).not.toMatch(/<script[^>]+(src=|type="module")/);
+    // They are listed for lib/deferred-scripts.tsx's loader: React Router's entry, / and its chunks, the stylesheet.
+    const inert = html.match(/<script type="text\/x-module" data-preload="([^"]*)" data-stylesheet="([^"]*)">/);
+    expect(inert, "the deferred module script").not.toBeNull();
+    const preload = JSON.parse(inert![1].replaceAll("&quot;", '"')) as string[];
+    expect(preload.some((href) => /\/assets\/entry\.client-[^/]+\.js$/.test(href))).toBe(true);
+    expect(preload.some((href) => /\/assets\/home-[^/]+\.js$/.test(href))).toBe(true);
+    expect(inert![2]).toMatch(/^\/assets\/app-[^"]+\.css$/);
+    // Without JavaScript the whole stylesheet still applies.
+    expect(html.slice(heroEnd)).toMatch(/<noscript><link rel="stylesheet" href="\/assets\/app-[^"]+\.css"\/><\/noscript>/);
   });
 
   it(`keeps its head within ${limits.headBrotliBytes} bytes brotli`, () => {

@@ -1,11 +1,12 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
-import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
+import { renderToPipeableStream, renderToStaticMarkup, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
 import { log, errorMessage } from "./lib/log.server";
 import { NonceProvider, requestNonce } from "~/lib/nonce";
 import { CriticalCssProvider } from "~/lib/critical-css";
+import { ScriptsRendererProvider } from "~/lib/deferred-scripts";
 import criticalCss from "./critical.css?inline";
 import { setRoute } from "./lib/renderer-server.server";
 
@@ -54,7 +55,9 @@ export default function handleRequest(
     const app = (
       <NonceProvider value={nonce}>
         <CriticalCssProvider value={criticalCss}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          <ScriptsRendererProvider value={renderToStaticMarkup}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </ScriptsRendererProvider>
         </CriticalCssProvider>
       </NonceProvider>
     );

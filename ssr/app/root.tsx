@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
+import { Links, Meta, Outlet, useRouteError } from "react-router";
 import type { Route } from "./+types/root";
 import { googleClientId, googleRedirectOnly } from "~/components/auth/google-config.server";
 import { signInStatus } from "~/components/auth/session.server";
@@ -16,6 +16,7 @@ import { useHashScroll } from "~/lib/use-hash-scroll";
 import { useOfflineReload } from "~/lib/offline";
 import { useNonce } from "~/lib/nonce";
 import { CriticalStyle } from "~/lib/critical-css";
+import { DeferredScripts } from "~/lib/deferred-scripts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -73,10 +74,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <Scripts />
-        {/* The whole stylesheet (cached for every later page) after the content: a stylesheet
-            in <body> does not hold back the paint of what comes before it, and works without JavaScript. */}
-        <link rel="stylesheet" href={stylesheet} />
+        {/* React Router's scripts and the whole stylesheet (cached for every later page), fetched
+            once the first paint is on screen; without JavaScript the stylesheet still applies. */}
+        <DeferredScripts stylesheet={stylesheet} />
       </body>
     </html>
   );

@@ -43,6 +43,42 @@ test("the footer's code loads as it comes into view, then it works like the rest
   expect(errors).toEqual([]);
 });
 
+// Everything the page needs for its first paint is in the document (critical
+// CSS inline): its scripts and the full stylesheet would only compete with it
+// for a slow network, so they are requested once the first paint is on
+// screen (lib/deferred-scripts.tsx).
+test("no script or stylesheet is requested before the first paint; then the page hydrates", async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto("/");
+  await waitForHydration(page);
+  const { fcp, early, css } = await page.evaluate(() => {
+    const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
+    const assets = performance
+      .getEntriesByType("resource")
+      .filter((e) => /\.(js|css)$/.test(new URL(e.name).pathname));
+    return {
+      fcp,
+      early: assets.filter((e) => e.startTime < fcp).map((e) => new URL(e.name).pathname),
+      css: assets.filter((e) => e.name.endsWith(".css")).length,
+    };
+  });
+  expect(fcp).toBeGreaterThan(0);
+  expect(early).toEqual([]);
+  expect(css, "the full stylesheet arrives after the paint").toBe(1);
+  expect(errors).toEqual([]);
+});
+
+test("without JavaScript the full stylesheet still applies", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const page = await context.newPage();
+  await page.goto("/");
+  // The footer's layout is not in the inline critical CSS: only the full stylesheet sets it.
+  await expect.poll(() => page.evaluate(() => document.styleSheets.length)).toBeGreaterThan(1);
+  const sheets = await page.evaluate(() => [...document.styleSheets].map((s) => s.href ?? "inline"));
+  expect(sheets.some((href) => /\/assets\/app-[^/]+\.css$/.test(href))).toBe(true);
+  await context.close();
+});
+
 test("the document's loader data does not repeat the footer's copy", async ({ request }) => {
   const html = await (await request.get("/")).text();
   const data = html.slice(html.indexOf("streamController"));

@@ -51,7 +51,6 @@ export function Hero({ hero, logos }: { hero: LandingContent["hero"]; logos: Log
               alt={shot.alt}
               width={shot.width}
               height={shot.height}
-              priority
               className="h-auto w-full rounded-xl shadow-2xl shadow-brand-900/20"
             />
           </div>

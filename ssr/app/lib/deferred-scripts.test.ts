@@ -1,0 +1,32 @@
+// lib/deferred-scripts.tsx takes React Router's <Scripts> markup apart: a
+// React Router upgrade that changes it must fail here, not ship a page that
+// never hydrates.
+import { describe, expect, it } from "vitest";
+import { BOOT, scriptParts } from "./deferred-scripts";
+
+const markup =
+  '<link rel="modulepreload" href="/assets/entry.client-A.js" nonce="n"/><link rel="modulepreload" href="/assets/a.js?x=1&amp;y=2" nonce="n"/>' +
+  '<script nonce="n">window.__reactRouterContext = {};</script>' +
+  '<script nonce="n" type="module" async="">import * as route0 from "/assets/root-B.js";\nimport("/assets/entry.client-A.js");</script>';
+
+describe("scriptParts", () => {
+  it("finds the preloads, the context script and the module script", () => {
+    expect(scriptParts(markup)).toEqual({
+      preload: ["/assets/entry.client-A.js", "/assets/a.js?x=1&y=2"],
+      context: "window.__reactRouterContext = {};",
+      module: 'import * as route0 from "/assets/root-B.js";\nimport("/assets/entry.client-A.js");',
+    });
+  });
+
+  it("refuses markup it does not know", () => {
+    expect(() => scriptParts('<script type="module">import "/a.js";</script>')).toThrow(/unexpected <Scripts> markup/);
+    expect(() => scriptParts(markup + '<script type="importmap">{}</script>')).toThrow(/unexpected <Scripts> markup/);
+  });
+});
+
+describe("BOOT", () => {
+  it("is one static script: no markup can end it early", () => {
+    expect(BOOT).not.toMatch(/<\/script/i);
+    expect(() => new Function(BOOT)).not.toThrow();
+  });
+});
