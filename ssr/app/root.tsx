@@ -16,7 +16,7 @@ import { useHashScroll } from "~/lib/use-hash-scroll";
 import { useOfflineReload } from "~/lib/offline";
 import { useNonce } from "~/lib/nonce";
 import { CriticalStyle } from "~/lib/critical-css";
-import { DeferredScripts } from "~/lib/deferred-scripts";
+import { DeepLinkStylesheet, DeferredScripts } from "~/lib/deferred-scripts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -69,6 +69,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeScript }} />
         {/* The first view's CSS, inline: the first paint waits for no stylesheet (lib/critical-css.tsx). */}
         <CriticalStyle />
+        {/* A link to a #section: the whole stylesheet before the first paint (lib/deferred-scripts.tsx). */}
+        <DeepLinkStylesheet href={stylesheet} />
         <Meta />
         <Links />
       </head>

@@ -68,6 +68,20 @@ test("no script or stylesheet is requested before the first paint; then the page
   expect(errors).toEqual([]);
 });
 
+test("a deep link to a section below the first screen paints it with the full stylesheet already applied", async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto("/#about");
+  await waitForHydration(page);
+  const { fcp, cssEnd } = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1,
+    cssEnd: performance.getEntriesByType("resource").find((e) => e.name.endsWith(".css"))?.responseEnd ?? Infinity,
+  }));
+  expect(fcp).toBeGreaterThan(0);
+  expect(cssEnd).toBeLessThanOrEqual(fcp);
+  await expect(page.locator("#about")).toBeInViewport();
+  expect(errors).toEqual([]);
+});
+
 test("without JavaScript the full stylesheet still applies", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();

@@ -18,11 +18,17 @@ export const notFound = table.notFound;
 
 export { examplePath } from "./example-paths";
 
-/** Resolves once React has hydrated the page (React attaches its props to hydrated DOM nodes). */
+/**
+ * Resolves once React has hydrated the page (React attaches its props to
+ * hydrated DOM nodes) and the full stylesheet applies: both are fetched after
+ * the first paint (lib/deferred-scripts.tsx), the stylesheet can arrive after
+ * hydration, and below the first screen the page is only fully styled then.
+ */
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => {
     const link = document.querySelector("header a[href='/']");
-    return !!link && Object.keys(link).some((key) => key.startsWith("__reactProps"));
+    const hydrated = !!link && Object.keys(link).some((key) => key.startsWith("__reactProps"));
+    return hydrated && [...document.styleSheets].some((sheet) => /\/assets\/app-[^/]+\.css$/.test(sheet.href ?? ""));
   });
 }
 

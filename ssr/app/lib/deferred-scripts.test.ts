@@ -2,7 +2,7 @@
 // React Router upgrade that changes it must fail here, not ship a page that
 // never hydrates.
 import { describe, expect, it } from "vitest";
-import { BOOT, scriptParts } from "./deferred-scripts";
+import { BOOT, DEEP_LINK_STYLESHEET, scriptParts } from "./deferred-scripts";
 
 const markup =
   '<link rel="modulepreload" href="/assets/entry.client-A.js" nonce="n"/><link rel="modulepreload" href="/assets/a.js?x=1&amp;y=2" nonce="n"/>' +
@@ -24,9 +24,11 @@ describe("scriptParts", () => {
   });
 });
 
-describe("BOOT", () => {
-  it("is one static script: no markup can end it early", () => {
-    expect(BOOT).not.toMatch(/<\/script/i);
-    expect(() => new Function(BOOT)).not.toThrow();
+describe("the loader scripts", () => {
+  it("are static scripts no markup can end early", () => {
+    for (const script of [BOOT, DEEP_LINK_STYLESHEET]) {
+      expect(script).not.toMatch(/<\/script/i);
+      expect(() => new Function(script)).not.toThrow();
+    }
   });
 });

@@ -15,7 +15,10 @@
 //     contentful paint, adds the preloads and the stylesheet and runs the
 //     module script by re-creating it (same text: the nonce or, in a cached
 //     page, the sealed hash of the inert copy allows it).
-// Without JavaScript the <noscript> stylesheet applies.
+// Without JavaScript the <noscript> stylesheet applies. A deep link (a URL
+// with a #section, usually below the first screen) gets the stylesheet as
+// before, blocking the first paint: DEEP_LINK_STYLESHEET, in <head>, adds it
+// with blocking="render", so the section paints whole on first load.
 //
 // The browser never renders <Scripts> (hydration leaves the server's
 // elements as they are, as it does for React Router's own inline scripts).
@@ -42,7 +45,20 @@ export const INERT_MODULE_TYPE = "text/x-module";
  * a page that has not painted by its load event plus a second (a background
  * tab), start at once.
  */
-export const BOOT = `(function(){var m=document.currentScript.previousElementSibling,d=0;function go(){if(d)return;d=1;var h=document.head,a=JSON.parse(m.dataset.preload);for(var i=0;i<a.length;i++){var l=document.createElement("link");l.rel="modulepreload";l.href=a[i];l.nonce=m.nonce;h.appendChild(l)}var c=document.createElement("link");c.rel="stylesheet";c.href=m.dataset.stylesheet;h.appendChild(c);var s=document.createElement("script");s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;h.appendChild(s)}try{new PerformanceObserver(function(l){if(l.getEntriesByName("first-contentful-paint").length)go()}).observe({type:"paint",buffered:true})}catch(e){go()}addEventListener("load",function(){setTimeout(go,1000)})})()`;
+export const BOOT = `(function(){var m=document.currentScript.previousElementSibling,d=0;function go(){if(d)return;d=1;var h=document.head,a=JSON.parse(m.dataset.preload);for(var i=0;i<a.length;i++){var l=document.createElement("link");l.rel="modulepreload";l.href=a[i];l.nonce=m.nonce;h.appendChild(l)}if(!h.querySelector('link[rel="stylesheet"]')){var c=document.createElement("link");c.rel="stylesheet";c.href=m.dataset.stylesheet;h.appendChild(c)}var s=document.createElement("script");s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;h.appendChild(s)}try{new PerformanceObserver(function(l){if(l.getEntriesByName("first-contentful-paint").length)go()}).observe({type:"paint",buffered:true})}catch(e){go()}addEventListener("load",function(){setTimeout(go,1000)})})()`;
+
+/**
+ * Runs in <head>, before <body> exists (when a stylesheet may still hold the
+ * first paint): for a URL with a fragment, the full stylesheet now and
+ * render-blocking. BOOT then finds it in place.
+ */
+export const DEEP_LINK_STYLESHEET = `(function(){if(location.hash.length<2)return;var l=document.createElement("link");l.rel="stylesheet";l.href=document.currentScript.dataset.href;l.setAttribute("blocking","render");document.head.appendChild(l)})()`;
+
+/** The full stylesheet at once for deep links (see DEEP_LINK_STYLESHEET); render it in <head>. */
+export function DeepLinkStylesheet({ href }: { href: string }) {
+  const nonce = useNonce();
+  return <script nonce={nonce} data-href={href} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: DEEP_LINK_STYLESHEET }} />;
+}
 
 type Parts = { context: string; module: string; preload: string[] };
 
