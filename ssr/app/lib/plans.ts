@@ -36,14 +36,13 @@ export function gstPaise(amountPaise: number, basisPoints = GST_BASIS_POINTS): n
 
 /** ₹1,499 or ₹3,237.84: Indian digit grouping, paise shown only when there are some. */
 export function formatRupees(paise: number): string {
-  const whole = paise % 100 === 0;
-  return new Intl.NumberFormat("en-IN", {
-    style: "currency",
-    currency: "INR",
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(paise / 100);
+  const digits = paise % 100 === 0 ? 0 : 2;
+  // Made once per form and kept: making a formatter costs far more than using one (front-matter.ts formatDate).
+  rupees[digits] ??= new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return rupees[digits].format(paise / 100);
 }
+
+const rupees: Intl.NumberFormat[] = [];
 
 /** What one licence costs for its billing period: subtotal, GST and total in paise. */
 export function charge(monthlyPaise: number, billingMonths: number, quantity = 1) {
