@@ -1,12 +1,13 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
-import { renderToPipeableStream, renderToStaticMarkup, type RenderToPipeableStreamOptions } from "react-dom/server";
+import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext } from "react-router";
 import { log, errorMessage } from "./lib/log.server";
 import { NonceProvider, requestNonce } from "~/lib/nonce";
 import { CriticalCssProvider } from "~/lib/critical-css";
-import { ScriptsRendererProvider } from "~/lib/deferred-scripts";
+import { DeferredScriptsProvider } from "~/lib/deferred-scripts";
+import { deferredScriptsServer } from "~/lib/deferred-scripts.server";
 import criticalCss from "./critical.css?inline";
 import { setRoute } from "./lib/renderer-server.server";
 
@@ -55,9 +56,9 @@ export default function handleRequest(
     const app = (
       <NonceProvider value={nonce}>
         <CriticalCssProvider value={criticalCss}>
-          <ScriptsRendererProvider value={renderToStaticMarkup}>
+          <DeferredScriptsProvider value={deferredScriptsServer}>
             <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </ScriptsRendererProvider>
+          </DeferredScriptsProvider>
         </CriticalCssProvider>
       </NonceProvider>
     );

@@ -74,7 +74,7 @@ test("a deep link to a section below the first screen paints it with the full st
   await waitForHydration(page);
   const { fcp, cssEnd } = await page.evaluate(() => ({
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1,
-    cssEnd: performance.getEntriesByType("resource").find((e) => e.name.endsWith(".css"))?.responseEnd ?? Infinity,
+    cssEnd: (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) => e.name.endsWith(".css"))?.responseEnd ?? Infinity,
   }));
   expect(fcp).toBeGreaterThan(0);
   expect(cssEnd).toBeLessThanOrEqual(fcp);

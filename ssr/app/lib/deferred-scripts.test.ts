@@ -2,7 +2,7 @@
 // React Router upgrade that changes it must fail here, not ship a page that
 // never hydrates.
 import { describe, expect, it } from "vitest";
-import { BOOT, DEEP_LINK_STYLESHEET, scriptParts } from "./deferred-scripts";
+import { BOOT, DEEP_LINK_STYLESHEET, scriptParts } from "./deferred-scripts.server";
 
 const markup =
   '<link rel="modulepreload" href="/assets/entry.client-A.js" nonce="n"/><link rel="modulepreload" href="/assets/a.js?x=1&amp;y=2" nonce="n"/>' +

@@ -20,8 +20,10 @@
 // before, blocking the first paint: DEEP_LINK_STYLESHEET, in <head>, adds it
 // with blocking="render", so the section paints whole on first load.
 //
-// The browser never renders <Scripts> (hydration leaves the server's
-// elements as they are, as it does for React Router's own inline scripts).
+// The loader scripts and the taking apart are server code
+// (deferred-scripts.server.ts, provided by entry.server.tsx): the browser
+// never renders <Scripts> nor the loaders' text, since hydration leaves the
+// server's script elements as they are (as it does for React Router's own).
 import { createContext, useContext, type ReactElement } from "react";
 import {
   Scripts,
@@ -31,73 +33,42 @@ import {
 } from "react-router";
 import { useNonce } from "./nonce";
 
-/** react-dom/server's renderToStaticMarkup, provided by entry.server.tsx (the browser has none). */
-const RenderContext = createContext<((element: ReactElement) => string) | undefined>(undefined);
-export const ScriptsRendererProvider = RenderContext.Provider;
+/** <Scripts>' parts: its preloads' hrefs, its context script's and its module script's text. */
+export type Parts = { context: string; module: string; preload: string[] };
+
+/** The server's half (deferred-scripts.server.ts): undefined in the browser. */
+export type DeferredScriptsServer = { parts: (scripts: ReactElement) => Parts; boot: string; deepLink: string };
+
+const ServerContext = createContext<DeferredScriptsServer | undefined>(undefined);
+export const DeferredScriptsProvider = ServerContext.Provider;
 
 /** The inert module script's type: no browser runs it. */
 export const INERT_MODULE_TYPE = "text/x-module";
 
-/**
- * Runs in the document, right after the inert module script. Static text, so
- * a cached page's policy allows it by one hash whatever the page. The
- * `paint` observer is how the first paint is known; browsers without it, or
- * a page that has not painted by its load event plus a second (a background
- * tab), start at once.
- */
-export const BOOT = `(function(){var m=document.currentScript.previousElementSibling,d=0;function go(){if(d)return;d=1;var h=document.head,a=JSON.parse(m.dataset.preload);for(var i=0;i<a.length;i++){var l=document.createElement("link");l.rel="modulepreload";l.href=a[i];l.nonce=m.nonce;h.appendChild(l)}if(!h.querySelector('link[rel="stylesheet"]')){var c=document.createElement("link");c.rel="stylesheet";c.href=m.dataset.stylesheet;h.appendChild(c)}var s=document.createElement("script");s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;h.appendChild(s)}try{new PerformanceObserver(function(l){if(l.getEntriesByName("first-contentful-paint").length)go()}).observe({type:"paint",buffered:true})}catch(e){go()}addEventListener("load",function(){setTimeout(go,1000)})})()`;
-
-/**
- * Runs in <head>, before <body> exists (when a stylesheet may still hold the
- * first paint): for a URL with a fragment, the full stylesheet now and
- * render-blocking. BOOT then finds it in place.
- */
-export const DEEP_LINK_STYLESHEET = `(function(){if(location.hash.length<2)return;var l=document.createElement("link");l.rel="stylesheet";l.href=document.currentScript.dataset.href;l.setAttribute("blocking","render");document.head.appendChild(l)})()`;
-
-/** The full stylesheet at once for deep links (see DEEP_LINK_STYLESHEET); render it in <head>. */
+/** The full stylesheet at once for deep links (DEEP_LINK_STYLESHEET); render it in <head>. */
 export function DeepLinkStylesheet({ href }: { href: string }) {
+  const server = useContext(ServerContext);
   const nonce = useNonce();
-  return <script nonce={nonce} data-href={href} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: DEEP_LINK_STYLESHEET }} />;
+  return <script nonce={nonce} data-href={href} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: server?.deepLink ?? "" }} />;
 }
-
-type Parts = { context: string; module: string; preload: string[] };
-
-/** The parts of <Scripts>' markup: its preloads' hrefs, its context script's and its module script's text. */
-export function scriptParts(markup: string): Parts {
-  const preload = [...markup.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
-  const scripts = [...markup.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-  const context = scripts.find((m) => !/\btype=/.test(m[1]));
-  const module = scripts.find((m) => /\btype="module"/.test(m[1]));
-  if (!context || !module || scripts.length !== 2) {
-    // A React Router upgrade changed what <Scripts> writes: fail loudly, not with a page that never hydrates.
-    throw new Error(`deferred-scripts: unexpected <Scripts> markup (${scripts.length} scripts)`);
-  }
-  return { context: context[2], module: module[2], preload: unescape(preload) };
-}
-
-// React escapes attribute values; hrefs of built assets need only &amp;.
-const unescape = (hrefs: string[]) => hrefs.map((h) => h.replaceAll("&amp;", "&"));
 
 /** React Router's scripts, started after the first paint, and the full stylesheet. */
 export function DeferredScripts({ stylesheet }: { stylesheet: string }) {
-  const render = useContext(RenderContext);
+  const server = useContext(ServerContext);
   const framework = useContext(FrameworkContext);
   const dataRouter = useContext(DataRouterContext);
   const dataRouterState = useContext(DataRouterStateContext);
   const nonce = useNonce();
-  // Server: React Router's own markup, taken apart. Browser: the same elements, left as the server wrote them.
-  const parts =
-    render && framework && dataRouter && dataRouterState
-      ? scriptParts(
-          render(
-            <FrameworkContext.Provider value={framework}>
-              <DataRouterContext.Provider value={dataRouter}>
-                <DataRouterStateContext.Provider value={dataRouterState}>
-                  <Scripts nonce={nonce} />
-                </DataRouterStateContext.Provider>
-              </DataRouterContext.Provider>
-            </FrameworkContext.Provider>,
-          ),
+  const parts: Parts =
+    server && framework && dataRouter && dataRouterState
+      ? server.parts(
+          <FrameworkContext.Provider value={framework}>
+            <DataRouterContext.Provider value={dataRouter}>
+              <DataRouterStateContext.Provider value={dataRouterState}>
+                <Scripts nonce={nonce} />
+              </DataRouterStateContext.Provider>
+            </DataRouterContext.Provider>
+          </FrameworkContext.Provider>,
         )
       : { context: "", module: "", preload: [] };
   return (
@@ -111,7 +82,7 @@ export function DeferredScripts({ stylesheet }: { stylesheet: string }) {
         suppressHydrationWarning
         dangerouslySetInnerHTML={{ __html: parts.module }}
       />
-      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: BOOT }} />
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: server?.boot ?? "" }} />
       <noscript>
         <link rel="stylesheet" href={stylesheet} />
       </noscript>

@@ -1,0 +1,45 @@
+// The server half of lib/deferred-scripts.tsx: the two loader scripts and
+// the taking apart of React Router's <Scripts> markup. Kept out of the
+// browser's bundle: hydration leaves the server's script elements as they are.
+import type { ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import type { DeferredScriptsServer, Parts } from "./deferred-scripts";
+
+/**
+ * Runs in the document, right after the inert module script. Static text, so
+ * a cached page's policy allows it by one hash whatever the page. The
+ * `paint` observer is how the first paint is known; browsers without it, or
+ * a page that has not painted by its load event plus a second (a background
+ * tab), start at once.
+ */
+export const BOOT = `(function(){var m=document.currentScript.previousElementSibling,d=0;function go(){if(d)return;d=1;var h=document.head,a=JSON.parse(m.dataset.preload);for(var i=0;i<a.length;i++){var l=document.createElement("link");l.rel="modulepreload";l.href=a[i];l.nonce=m.nonce;h.appendChild(l)}if(!h.querySelector('link[rel="stylesheet"]')){var c=document.createElement("link");c.rel="stylesheet";c.href=m.dataset.stylesheet;h.appendChild(c)}var s=document.createElement("script");s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;h.appendChild(s)}try{new PerformanceObserver(function(l){if(l.getEntriesByName("first-contentful-paint").length)go()}).observe({type:"paint",buffered:true})}catch(e){go()}addEventListener("load",function(){setTimeout(go,1000)})})()`;
+
+/**
+ * Runs in <head>, before <body> exists (when a stylesheet may still hold the
+ * first paint): for a URL with a fragment, the full stylesheet now and
+ * render-blocking. BOOT then finds it in place.
+ */
+export const DEEP_LINK_STYLESHEET = `(function(){if(location.hash.length<2)return;var l=document.createElement("link");l.rel="stylesheet";l.href=document.currentScript.dataset.href;l.setAttribute("blocking","render");document.head.appendChild(l)})()`;
+
+/** The parts of <Scripts>' markup: its preloads' hrefs, its context script's and its module script's text. */
+export function scriptParts(markup: string): Parts {
+  const preload = [...markup.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+  const scripts = [...markup.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+  const context = scripts.find((m) => !/\btype=/.test(m[1]));
+  const module = scripts.find((m) => /\btype="module"/.test(m[1]));
+  if (!context || !module || scripts.length !== 2) {
+    // A React Router upgrade changed what <Scripts> writes: fail loudly, not with a page that never hydrates.
+    throw new Error(`deferred-scripts: unexpected <Scripts> markup (${scripts.length} scripts)`);
+  }
+  return { context: context[2], module: module[2], preload: unescape(preload) };
+}
+
+// React escapes attribute values; hrefs of built assets need only &amp;.
+const unescape = (hrefs: string[]) => hrefs.map((h) => h.replaceAll("&amp;", "&"));
+
+/** What entry.server.tsx provides to lib/deferred-scripts.tsx. */
+export const deferredScriptsServer: DeferredScriptsServer = {
+  parts: (scripts: ReactElement) => scriptParts(renderToStaticMarkup(scripts)),
+  boot: BOOT,
+  deepLink: DEEP_LINK_STYLESHEET,
+};
