@@ -7,7 +7,7 @@ import { expect, test, type Page } from "@playwright/test";
 import navigation from "../../shared/content/navigation.json" with { type: "json" };
 import site from "../../shared/content/site.json" with { type: "json" };
 import { routes } from "../../shared/route-table";
-import { collectErrors, waitForHydration } from "./helpers";
+import { collectErrors, waitForHydration, waitForIsland } from "./helpers";
 
 /** Every URL the page requests from now on. */
 function requests(page: Page): string[] {
@@ -39,7 +39,7 @@ test("the footer's code loads as it comes into view, then it works like the rest
   await footerChunk;
   // Hydrated: the newsletter box validates in the page instead of posting the form.
   const box = page.locator("#newsletter");
-  await expect.poll(() => box.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps")))).toBe(true);
+  await waitForIsland(box);
   expect(errors).toEqual([]);
 });
 

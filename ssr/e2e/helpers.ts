@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export interface TableEntry {
   id: string;
@@ -30,6 +30,15 @@ export async function waitForHydration(page: Page) {
     const hydrated = !!link && Object.keys(link).some((key) => key.startsWith("__reactProps"));
     return hydrated && [...document.styleSheets].some((sheet) => /\/assets\/app-[^/]+\.css$/.test(sheet.href ?? ""));
   });
+}
+
+/**
+ * Resolves once React has hydrated this element: for the parts of a page that
+ * are islands (the footer, the newsletter box), whose code loads as they come
+ * into view, after the rest of the page (lib/island.tsx).
+ */
+export async function waitForIsland(locator: Locator) {
+  await expect.poll(() => locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps")))).toBe(true);
 }
 
 /**

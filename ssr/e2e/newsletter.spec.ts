@@ -3,7 +3,7 @@
 // form posts to the same endpoint and the page it comes back to shows it.
 import { expect, test, type Page } from "@playwright/test";
 import newsletter from "../../shared/content/newsletter.json" with { type: "json" };
-import { waitForHydration } from "./helpers";
+import { waitForHydration, waitForIsland } from "./helpers";
 
 const API = "**/api/v1/news-letter/subscribe";
 const unique = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -13,6 +13,9 @@ async function openBox(page: Page, path = "/") {
   await waitForHydration(page);
   const box = page.locator("#newsletter");
   await box.scrollIntoViewIfNeeded();
+  // A form sent before the footer's island hydrates is posted without JavaScript
+  // (the server's path, which page.route cannot answer).
+  await waitForIsland(box);
   return {
     box,
     email: box.getByLabel(newsletter.label),
@@ -149,6 +152,7 @@ test("the outcome in the address is rendered by the server, and closing the bann
 
   await page.goto("/?newsletter=error&reason=invalid#newsletter");
   await waitForHydration(page);
+  await waitForIsland(page.locator("#newsletter"));
   const banner = page.locator("#newsletter").getByRole("alert");
   await expect(banner).toContainText(newsletter.messages.invalid);
   await banner.getByRole("button", { name: newsletter.close }).click();
