@@ -37,7 +37,7 @@ export function gstPaise(amountPaise: number, basisPoints = GST_BASIS_POINTS): n
 /** ₹1,499 or ₹3,237.84: Indian digit grouping, paise shown only when there are some. */
 export function formatRupees(paise: number): string {
   const digits = paise % 100 === 0 ? 0 : 2;
-  // Made once per form and kept: making a formatter costs far more than using one (front-matter.ts formatDate).
+  // Made once per form and kept: making an Intl formatter costs far more than using one.
   rupees[digits] ??= new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: digits, maximumFractionDigits: digits });
   return rupees[digits].format(paise / 100);
 }
