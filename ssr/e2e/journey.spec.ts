@@ -123,8 +123,8 @@ test.describe("the merchant's journey", () => {
     await waitForHydration(page);
     await page.getByRole("banner").getByRole("button", { name: auth.signOut.button }).click();
     await expect(page).toHaveURL(`${ORIGIN}/login?signedOut=1`, SLOW);
-    // As everywhere in these tests: interact once hydrated. A click in the moment React hydrates
-    // the button's lazy boundary could be lost (seen once in CI after scripts moved behind the first paint).
+    // As everywhere in these tests: interact once hydrated. A click made as the router starts
+    // (its history.replaceState) never reached the page once in CI, after scripts moved behind the first paint.
     await waitForHydration(page);
     await page.locator('[data-google-signin="redirect"]').first().click();
     await expect(page).toHaveURL(`${ORIGIN}/landing-page`, SLOW);
