@@ -1,17 +1,12 @@
 // A concrete URL for each route pattern of the table, for tests: parameterised
 // routes get the slug of a real article or category from shared/content, so
 // the page renders (unknown slugs are 404s).
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { firstSlug } from "../scripts/first-load.mjs";
 
 const content = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "shared", "content");
-
-function firstMarkdownSlug(folder: string): string {
-  const file = readdirSync(path.join(content, folder)).filter((name) => name.endsWith(".md")).sort()[0];
-  const slug = /^slug:\s*(\S+)/m.exec(readFileSync(path.join(content, folder, file), "utf8"))?.[1];
-  return slug ?? file.replace(/\.md$/, "");
-}
 
 function firstHelpCategory(): string {
   const { categories } = JSON.parse(readFileSync(path.join(content, "help", "categories.json"), "utf8")) as { categories: { slug: string }[] };
@@ -19,8 +14,8 @@ function firstHelpCategory(): string {
 }
 
 const SLUGS: Record<string, () => string> = {
-  "/blog/article/:slug": () => firstMarkdownSlug("blog"),
-  "/help/category/article/:slug": () => firstMarkdownSlug("help"),
+  "/blog/article/:slug": () => firstSlug("blog"),
+  "/help/category/article/:slug": () => firstSlug("help"),
   "/help/category/:slug": firstHelpCategory,
 };
 

@@ -79,6 +79,8 @@ test("a deep link to a section below the first screen paints it with the full st
   expect(fcp).toBeGreaterThan(0);
   expect(cssEnd).toBeLessThanOrEqual(fcp);
   await expect(page.locator("#about")).toBeInViewport();
+  // The loader finds it in place and does not ask for it twice.
+  await expect(page.locator('link[rel="stylesheet"][href^="/assets/app-"]')).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 

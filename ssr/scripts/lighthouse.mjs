@@ -29,7 +29,6 @@ const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const OUT_DIR = path.join(ssrDir, "test-results", "lighthouse");
 const FLOOR_DIR = path.join(rootDir, "bench", "floor");
 
-/** The first Markdown article's slug of a content folder (as e2e/example-paths.ts). */
 const PAGES = (process.env.LIGHTHOUSE_PAGES?.split(",") ?? [
   "/",
   "/features",

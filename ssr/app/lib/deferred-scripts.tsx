@@ -43,7 +43,7 @@ const ServerContext = createContext<DeferredScriptsServer | undefined>(undefined
 export const DeferredScriptsProvider = ServerContext.Provider;
 
 /** The inert module script's type: no browser runs it. */
-export const INERT_MODULE_TYPE = "text/x-module";
+const INERT_MODULE_TYPE = "text/x-module";
 
 /** The full stylesheet at once for deep links (DEEP_LINK_STYLESHEET); render it in <head>. */
 export function DeepLinkStylesheet({ href }: { href: string }) {
