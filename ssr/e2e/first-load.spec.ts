@@ -47,6 +47,21 @@ test("the footer's code loads as it comes into view, then it works like the rest
 // CSS inline): its scripts and the full stylesheet would only compete with it
 // for a slow network, so they are requested once the first paint is on
 // screen (lib/deferred-scripts.tsx).
+// The first layout, and the restyle when the full stylesheet arrives, are the
+// longest tasks after the first paint; the parts below the first screen stay
+// out of both until the visitor scrolls towards them (theme.css).
+test("the parts below the first screen are drawn only as they near the viewport, and then in full", async ({ page }) => {
+  await page.setViewportSize({ width: 412, height: 823 });
+  await page.goto("/");
+  await waitForHydration(page);
+  const drawn = (selector: string) => page.locator(selector).evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true }));
+  expect(await drawn("#about")).toBe(false);
+  expect(await drawn("footer")).toBe(false);
+  await page.locator("footer").scrollIntoViewIfNeeded();
+  await expect.poll(() => drawn("footer")).toBe(true);
+  await expect(page.getByRole("navigation", { name: "Footer" })).toBeVisible();
+});
+
 test("no script or stylesheet is requested before the first paint; then the page hydrates", async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto("/");

@@ -93,6 +93,9 @@ export const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
  * time, and these pages have no cross-origin frames to merge.
  */
 export async function axeViolations(page: Page, rules?: string[]) {
+  // Islands are drawn only as they near the viewport (theme.css): draw them all,
+  // so that axe judges the colours of the whole page, not of its first screen.
+  await page.evaluate(() => document.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => (el.style.contentVisibility = "visible")));
   const builder = new AxeBuilder({ page }).setLegacyMode(true);
   if (rules) builder.withRules(rules);
   const results = await builder.analyze();
