@@ -91,6 +91,7 @@ test("the feature grid shows 8 features in 3 columns, each linking to its sectio
 test("the feature-block component's defaults: 6 items in 4 columns on /blocks/features", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/blocks/features");
+  await waitForHydration(page); // the columns come from the full stylesheet, fetched after the first paint
   // The catalogue's first example is the component with no props: its defaults.
   const grid = page.locator("[data-feature-grid]").first();
   await expect(grid.locator("> li")).toHaveCount(6);
