@@ -93,6 +93,9 @@ const load = () => os.loadavg()[0];
 async function audit(url, chromePort, label, run) {
   const loadBefore = load();
   const { lhr } = await lighthouse(url, { port: chromePort, output: "json", logLevel: "error" });
+  // A run Lighthouse itself could not record (NO_NAVSTART, say, on a busy
+  // machine) has no figures: the caller runs it again.
+  if (lhr.runtimeError) throw new Error(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code}`);
   writeFileSync(path.join(OUT_DIR, `${label.replace(/[^a-z0-9]+/gi, "_")}-${run}.json`), JSON.stringify(lhr));
   const score = (id) => Math.round((lhr.categories[id].score ?? 0) * 100);
   const num = (id) => lhr.audits[id].numericValue;
@@ -171,7 +174,13 @@ try {
     await fetch(target.url); // the page cache is warm, as for a real visitor after the first
     const rows = [];
     for (let run = 1; run <= RUNS; run++) {
-      const row = await audit(target.url, chrome.port, target.label, run);
+      let row;
+      for (let attempt = 1; !row; attempt++) {
+        row = await audit(target.url, chrome.port, target.label, run).catch((error) => {
+          if (attempt === 3) throw error;
+          console.error(`${target.label} run ${run}: ${error.message}; again`);
+        });
+      }
       rows.push(row);
       console.error(`${target.label} run ${run}: performance ${row.performance}, LCP ${s(row.lcp)} s, load ${row.load.toFixed(1)}`);
     }
