@@ -227,9 +227,10 @@ asset_sizes() {
 }
 mapfile -t CSS < <(grep -oE '<link[^>]*rel="stylesheet"[^>]*>' "$html" | grep -oE 'href="[^"]+"' | cut -d'"' -f2 | grep '^/' | sort -u)
 # First-load JavaScript: every script the document loads itself (modulepreload
-# links, module script src and the inline entry's imports); lazy routes are
-# only named in the manifest.
-mapfile -t JS < <(grep -oE '/assets/[^"'"'"' )]+\.js' "$html" | sort -u)
+# links, module script src and the inline entry's imports, also where they
+# are listed HTML-escaped in the deferred loader's data-preload attribute,
+# hence no '&' in a name); lazy routes are only named in the manifest.
+mapfile -t JS < <(grep -oE '/assets/[^"'"'"' )&]+\.js' "$html" | sort -u)
 read -r CSS_RAW CSS_BR < <(asset_sizes "${CSS[@]}")
 read -r JS_RAW JS_BR < <(asset_sizes "${JS[@]}")
 
