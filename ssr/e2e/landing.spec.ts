@@ -221,7 +221,9 @@ test("a screenshot that fails to load is replaced by the placeholder in the same
   const before = await page.locator(selector).boundingBox();
 
   const broken = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await broken.route(`**${landing.hero.screenshot.src}`, (route) => route.fulfill({ status: 404, body: "" }));
+  // Whichever width of the light screenshot the browser picks from its srcset.
+  const light = landing.hero.screenshot.src.replace(/-\d+\.\w+$/, "-");
+  await broken.route((url) => url.pathname.startsWith(light), (route) => route.fulfill({ status: 404, body: "" }));
   await broken.addInitScript(() => localStorage.setItem("color-schema", "light"));
   await broken.goto("/");
   const img = broken.locator(selector);

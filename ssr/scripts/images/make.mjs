@@ -1,10 +1,15 @@
 // Writes the site's images into ssr/public: the app screenshot (light and
-// dark), customer logos, social icons, the brand mark, the image placeholder
+// dark, drawn as SVG here and rasterised to WebP in three widths by sharp:
+// as an SVG image its 60 lines of text were laid out and painted on the
+// page's main thread, the longest task of / after the first paint, while a
+// WebP decodes off it), customer logos, social icons, the brand mark, the image placeholder
 // and the PWA icons (PNG). The files are committed; run this after changing it:
 //   node ssr/scripts/images/make.mjs
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import sharp from "sharp";
+import landing from "../../../shared/content/landing.json" with { type: "json" };
 import { dashboardSVG } from "./dashboard.mjs";
 import { iconPNG } from "./png.mjs";
 
@@ -98,8 +103,17 @@ const MARK = `<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" vie
 // its width and height attributes give it (SPEC §4: a placeholder of the same size).
 const PLACEHOLDER = `<svg xmlns="http://www.w3.org/2000/svg"><rect width="100%" height="100%" fill="#e7e5ef"/><svg x="50%" y="50%" overflow="visible"><g transform="translate(-20 -16)" fill="none" stroke="#9a96b3" stroke-width="2.5" stroke-linejoin="round"><rect x="1" y="1" width="38" height="30" rx="4"/><circle cx="12" cy="11" r="4"/><path d="M2 27l11-10 8 7 6-5 12 10"/></g></svg></svg>\n`;
 
-write("images/app/dashboard-light.svg", dashboardSVG("light"));
-write("images/app/dashboard-dark.svg", dashboardSVG("dark"));
+// The files landing.json's srcsets name, each at its width.
+const shot = landing.hero.screenshot;
+for (const [theme, set] of [["light", shot.srcSet], ["dark", shot.darkSrcSet]]) {
+  for (const candidate of set.split(",")) {
+    const [url, w] = candidate.trim().split(" ");
+    const width = parseInt(w, 10);
+    // density: the SVG is shot.width px wide at 72 dpi; draw it at the target width, not scaled.
+    const webp = await sharp(Buffer.from(dashboardSVG(theme)), { density: (72 * width) / shot.width }).resize(width).webp({ quality: 82 }).toBuffer();
+    write(url.slice(1), webp);
+  }
+}
 for (const [id, svg] of Object.entries(LOGOS)) write(`images/logos/${id}.svg`, svg);
 for (const [id, svg] of Object.entries(SOCIALS)) write(`images/social/${id}.svg`, svg);
 write("images/brand/omnibus-mark.svg", MARK);

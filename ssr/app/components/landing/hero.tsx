@@ -47,10 +47,13 @@ export function Hero({ hero, logos }: { hero: LandingContent["hero"]; logos: Log
           <div className="rounded-2xl bg-gray-900/5 p-2 ring-1 ring-gray-900/10 sm:p-3 dark:bg-white/5 dark:ring-white/10">
             <Image
               src={shot.src}
+              srcSet={shot.srcSet}
               darkSrc={shot.darkSrc}
+              darkSrcSet={shot.darkSrcSet}
               alt={shot.alt}
               width={shot.width}
               height={shot.height}
+              sizes={shot.sizes}
               className="h-auto w-full rounded-xl shadow-2xl shadow-brand-900/20"
             />
           </div>

@@ -6,16 +6,18 @@ import { Image } from "./image";
 afterEach(cleanup);
 
 describe("Image", () => {
-  it("is lazy with its size by default, eager and high priority when it is the LCP image", () => {
-    const { rerender } = render(<Image src="/a.svg" alt="A" width={320} height={200} />);
-    let img = screen.getByRole("img", { name: "A" });
+  it("is lazy, with its size, and offers its srcset until it fails", () => {
+    const set = "/a-800.webp 800w, /a-1600.webp 1600w";
+    render(<Image src="/a-1600.webp" srcSet={set} sizes="100vw" alt="A" width={320} height={200} />);
+    const img = screen.getByRole("img", { name: "A" });
     expect(img.getAttribute("loading")).toBe("lazy");
     expect(img.getAttribute("width")).toBe("320");
     expect(img.getAttribute("height")).toBe("200");
-    rerender(<Image src="/a.svg" alt="A" width={320} height={200} priority />);
-    img = screen.getByRole("img", { name: "A" });
-    expect(img.getAttribute("loading")).toBe("eager");
-    expect(img.getAttribute("fetchpriority")).toBe("high");
+    expect(img.getAttribute("srcset")).toBe(set);
+    fireEvent.error(img);
+    // The placeholder, not another width of the broken file.
+    expect(img.getAttribute("srcset")).toBeNull();
+    expect(img.getAttribute("src")).toBe(PLACEHOLDER_IMAGE);
   });
 
   it("is replaced by the placeholder of the same size when it fails to load", () => {

@@ -9,8 +9,11 @@ export interface ImageProps {
   /** Intrinsic size; required so the layout never shifts while images load. */
   width: number;
   height: number;
-  /** The page's largest image (LCP): load eagerly with high priority. Otherwise lazy. */
-  priority?: boolean;
+  /** The file in other widths (srcset, also darkSrcSet) and the width the
+   * image takes on the page: the browser picks the file. */
+  srcSet?: string;
+  darkSrcSet?: string;
+  sizes?: string;
   className?: string;
 }
 
@@ -20,23 +23,23 @@ export interface ImageProps {
  * variant of the `dark` class on <html>), so server and client render the same
  * markup whatever the visitor's theme.
  */
-export function Image({ src, darkSrc, alt, width, height, priority = false, className = "" }: ImageProps) {
+export function Image({ darkSrc, darkSrcSet, className = "", ...img }: ImageProps) {
   if (!darkSrc) {
-    return <FallbackImg {...{ src, alt, width, height, priority, className }} />;
+    return <FallbackImg {...img} className={className} />;
   }
   return (
     <>
-      <FallbackImg {...{ src, alt, width, height, priority }} variant="light" className={`dark:hidden ${className}`} />
-      <FallbackImg {...{ alt, width, height, priority }} src={darkSrc} variant="dark" className={`hidden dark:block ${className}`} />
+      <FallbackImg {...img} variant="light" className={`dark:hidden ${className}`} />
+      <FallbackImg {...img} src={darkSrc} srcSet={darkSrcSet} variant="dark" className={`hidden dark:block ${className}`} />
     </>
   );
 }
 
-interface FallbackImgProps extends Omit<ImageProps, "darkSrc"> {
+interface FallbackImgProps extends Omit<ImageProps, "darkSrc" | "darkSrcSet"> {
   variant?: "light" | "dark";
 }
 
-function FallbackImg({ src, alt, width, height, priority, className, variant }: FallbackImgProps) {
+function FallbackImg({ src, srcSet, sizes, alt, width, height, className, variant }: FallbackImgProps) {
   const ref = useRef<HTMLImageElement>(null);
   // Remember which src failed, so a new src gets its own chance.
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
@@ -54,15 +57,15 @@ function FallbackImg({ src, alt, width, height, priority, className, variant }: 
     <img
       ref={ref}
       src={failed ? PLACEHOLDER_IMAGE : src}
+      srcSet={failed ? undefined : srcSet}
+      sizes={failed ? undefined : sizes}
       alt={alt}
       width={width}
       height={height}
-      loading={priority ? "eager" : "lazy"}
-      // The server cannot know the theme: the light variant is the one
-      // preloaded at high priority; the dark one loads eagerly but "low",
-      // which also keeps React from preloading it for every visitor.
-      fetchPriority={priority ? (variant === "dark" ? "low" : "high") : undefined}
-      decoding={priority ? "sync" : "async"}
+      // Every image is lazy: none is a page's largest paint, and the lazy
+      // ones still above the fold load at once.
+      loading="lazy"
+      decoding="async"
       data-theme-variant={variant}
       data-failed={failed || undefined}
       onError={() => setFailedSrc(src)}
