@@ -85,7 +85,9 @@ export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label:
 /** The card every auth page sits in. */
 export function AuthCard({ heading, intro, children }: { heading: string; intro?: ReactNode; children: ReactNode }) {
   return (
-    <section className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center px-4 py-12 sm:px-6">
+    // Top-aligned, not centred: a centred card moves up as it grows (a part of
+    // a streamed page arriving, an alert, the Google button), a layout shift.
+    <section className="mx-auto w-full max-w-md flex-1 px-4 py-12 sm:px-6 sm:py-16">
       <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8 dark:bg-white/5 dark:ring-white/10">
         <h1 className="text-2xl font-bold tracking-tight text-gray-900 dark:text-white">{heading}</h1>
         {intro && <p className="mt-2 text-sm text-gray-600 dark:text-gray-400">{intro}</p>}

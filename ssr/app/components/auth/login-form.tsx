@@ -20,7 +20,6 @@ export function LoginForm() {
   const [params] = useSearchParams();
   const hydrated = useHydrated();
   const action = useFormAction("login", API.login);
-  const googleClientId = useGoogleClientId();
   const form = useAuthForm("login", { email: "", password: "" });
   const notice = params.has("signedOut") ? auth.messages.signedOut : params.has("verified") ? auth.messages.verified : null;
   const errors = validateLogin(form.values);
@@ -43,8 +42,7 @@ export function LoginForm() {
           hint={<Link to="/forgot-password" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">{t.forgot}</Link>} />
         <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />
       </form>
-      {googleClientId && <GoogleDivider label={t.or} />}
-      <GoogleSignIn variant="credential" className="" />
+      <GoogleOption label={t.or} variant="credential" />
       <p className="mt-6 text-center text-sm text-gray-600 dark:text-gray-400">
         {t.noAccount}{" "}
         <Link to="/register" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">
@@ -55,12 +53,24 @@ export function LoginForm() {
   );
 }
 
-export function GoogleDivider({ label }: { label: string }) {
+/**
+ * "or" and the Google button, when Google sign-in is configured. The button's
+ * box keeps its height (min-h-10, the link's and Google's own button's) while
+ * its code or Google's script loads: a card drawn without it (a streamed page,
+ * the credential button waiting for Google) would grow when it came.
+ */
+export function GoogleOption({ label, variant }: { label: string; variant?: "code" | "credential" }) {
+  if (!useGoogleClientId()) return null;
   return (
-    <div className="my-6 flex items-center gap-3 text-xs font-medium tracking-wide text-gray-500 uppercase dark:text-gray-400" data-google-divider>
-      <span className="h-px flex-1 bg-gray-200 dark:bg-white/10" />
-      {label}
-      <span className="h-px flex-1 bg-gray-200 dark:bg-white/10" />
-    </div>
+    <>
+      <div className="my-6 flex items-center gap-3 text-xs font-medium tracking-wide text-gray-500 uppercase dark:text-gray-400" data-google-divider>
+        <span className="h-px flex-1 bg-gray-200 dark:bg-white/10" />
+        {label}
+        <span className="h-px flex-1 bg-gray-200 dark:bg-white/10" />
+      </div>
+      <div className="min-h-10">
+        <GoogleSignIn variant={variant} className="" />
+      </div>
+    </>
   );
 }

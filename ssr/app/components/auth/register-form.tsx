@@ -3,8 +3,7 @@ import { Link } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
-import { GoogleSignIn, useGoogleClientId } from "./google-button";
-import { GoogleDivider } from "./login-form";
+import { GoogleOption } from "./login-form";
 import { useFormAction } from "~/lib/form-state";
 import { useAuthForm } from "./use-auth-form";
 import { limits } from "../../lib/validation";
@@ -27,7 +26,6 @@ type Availability =
 export function RegisterForm() {
   const hydrated = useHydrated();
   const action = useFormAction("register", API.register);
-  const googleClientId = useGoogleClientId();
   const form = useAuthForm("register", { name: "", email: "", password: "", storeName: "" });
   const availability = useAvailability(form.values.storeName);
   const errors = validateRegister(form.values);
@@ -61,8 +59,7 @@ export function RegisterForm() {
           } />
         <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />
       </form>
-      {googleClientId && <GoogleDivider label={t.or} />}
-      <GoogleSignIn className="" />
+      <GoogleOption label={t.or} />
       <p className="mt-6 text-center text-sm text-gray-600 dark:text-gray-400">
         {t.haveAccount}{" "}
         <Link to="/login" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">
