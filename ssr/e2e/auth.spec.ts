@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import auth from "../../shared/content/auth.json" with { type: "json" };
-import { collectErrors, expectNoHydrationProblems, settle, waitForHydration } from "./helpers";
+import { collectErrors, expectNoHydrationProblems, settle, waitForHydration, waitForIsland } from "./helpers";
 
 const GSI = "https://accounts.google.com/gsi/client";
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -409,7 +409,7 @@ test.describe("Google sign-in", () => {
       await expect(page.locator("[data-google]")).toBeVisible();
       release();
       await waitForHydration(page);
-      await expect.poll(() => page.locator("[data-google]").evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps")))).toBe(true);
+      await waitForIsland(page.locator("[data-google]")); // the button has hydrated
       expect(await page.evaluate(() => (window as unknown as { __removed: number }).__removed), p).toBe(0);
       expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift), p).toBe(0);
       await context.close();

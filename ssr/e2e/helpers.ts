@@ -33,9 +33,9 @@ export async function waitForHydration(page: Page) {
 }
 
 /**
- * Resolves once React has hydrated this element: for the parts of a page that
- * are islands (the footer, the newsletter box), whose code loads as they come
- * into view, after the rest of the page (lib/island.tsx).
+ * Resolves once React has hydrated this element: for the parts of a page
+ * whose code loads after the rest, islands (the footer, the newsletter box:
+ * lib/island.tsx) and lazily loaded components (the Google button).
  */
 export async function waitForIsland(locator: Locator) {
   await expect.poll(() => locator.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps")))).toBe(true);

@@ -5,11 +5,12 @@
 // else at once and keeps the island's server HTML as it is until its code is
 // loaded, which starts when the island comes near the viewport or the visitor
 // first interacts with the page (a click, a key, a touch), whichever is first;
-// it then hydrates without a mismatch. The browser, too, leaves an island
-// undrawn until it nears the viewport (content-visibility in theme.css). An island first rendered after that
+// it then hydrates without a mismatch. An island first rendered after that
 // interaction (a client-side navigation) loads its code at once. (React
 // hydrates a Suspense boundary after the first commit, so "hydrated" cannot be
-// told from a commit: the first interaction marks it.)
+// told from a commit: the first interaction marks it.) The browser, too,
+// leaves an island undrawn until it nears the viewport (content-visibility in
+// theme.css).
 import { lazy, Suspense, useRef, type ComponentType } from "react";
 
 let hydrated = false;
