@@ -43,6 +43,34 @@ test("the footer's code loads as it comes into view, then it works like the rest
   expect(errors).toEqual([]);
 });
 
+// Before the visitor's first click or key, the sections below the first
+// screen wait for their code; a history step then (a #fragment, back) changes
+// the router's location at once, and React used to drop what they showed.
+test("a #fragment or back before any click keeps every section, scrolls to the fragment, and sections still load as they come into view", async ({ page }) => {
+  await page.setViewportSize({ width: 412, height: 823 });
+  const errors = collectErrors(page);
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.evaluate(() => {
+    const emptied: string[] = ((window as unknown as { emptied: string[] }).emptied = []);
+    for (const el of document.querySelectorAll<HTMLElement>("[data-island]")) {
+      new MutationObserver(() => {
+        if (!el.textContent?.trim()) emptied.push(el.dataset.island!);
+      }).observe(el, { childList: true, subtree: true });
+    }
+  });
+  await page.goto("/#about"); // the same document: no request, no click
+  await expect(page.locator("#about")).toBeInViewport();
+  await page.goBack();
+  await expect(page).toHaveURL("/");
+  await expect(page.locator("#about")).toBeAttached();
+  expect(await page.evaluate(() => (window as unknown as { emptied: string[] }).emptied)).toEqual([]);
+
+  await page.locator("footer").scrollIntoViewIfNeeded();
+  await waitForIsland(page.locator("#newsletter"));
+  expect(errors).toEqual([]);
+});
+
 // Everything the page needs for its first paint is in the document (critical
 // CSS inline): its scripts and the full stylesheet would only compete with it
 // for a slow network, so they are requested once the first paint is on

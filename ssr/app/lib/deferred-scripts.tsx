@@ -59,8 +59,10 @@ export function DeferredScripts({ stylesheet }: { stylesheet: string }) {
   const dataRouter = useContext(DataRouterContext);
   const dataRouterState = useContext(DataRouterStateContext);
   const nonce = useNonce();
+  // Server only (import.meta.env.SSR): the browser keeps the server's script
+  // elements, so its build carries none of this composition.
   const parts: Parts =
-    server && framework && dataRouter && dataRouterState
+    import.meta.env.SSR && server && framework && dataRouter && dataRouterState
       ? server.parts(
           <FrameworkContext.Provider value={framework}>
             <DataRouterContext.Provider value={dataRouter}>

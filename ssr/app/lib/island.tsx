@@ -11,7 +11,15 @@
 // told from a commit: the first interaction marks it.) The browser, too,
 // leaves an island undrawn until it nears the viewport (content-visibility in
 // theme.css).
-import { lazy, Suspense, useRef, type ComponentType } from "react";
+//
+// A history step (back, forward, a #fragment) before that first interaction
+// is an urgent update of React Router's location: React cannot wait for a
+// waiting island's code then, so it drops the island's server HTML and shows
+// its Suspense fallback. The fallback is therefore a copy of that HTML, kept
+// as the island hydrated: the page looks the same, a #fragment inside an
+// island is still there to scroll to, and the island's own render replaces
+// the copy once its code is in.
+import { lazy, Suspense, useEffect, useRef, type ComponentType, type RefObject } from "react";
 
 let hydrated = false;
 const pending = new Set<() => void>();
@@ -52,28 +60,31 @@ export function island<P extends object>(load: () => Promise<Record<string, unkn
   });
 
   function Island(props: P) {
-    const observed = useRef(false);
+    const wrapper = useRef<HTMLDivElement>(null);
+    const serverHtml = useRef<string | undefined>(undefined);
+    // Once, after hydration (an effect, not a ref callback: React calls an
+    // inline ref's cleanup on every re-render, which stopped the watching
+    // when a history step re-rendered the page).
+    useEffect(() => {
+      const el = wrapper.current;
+      if (!el || ready) return;
+      serverHtml.current = el.innerHTML;
+      if (typeof IntersectionObserver === "undefined") return;
+      const io = new IntersectionObserver(
+        (entries) => {
+          if (entries.some((entry) => entry.isIntersecting)) {
+            io.disconnect();
+            release!();
+          }
+        },
+        { rootMargin: "200px" },
+      );
+      io.observe(el);
+      return () => io.disconnect();
+    }, []);
     return (
-      <div
-        data-island={name}
-        className={className}
-        ref={(el) => {
-          if (!el || observed.current || ready || typeof IntersectionObserver === "undefined") return;
-          observed.current = true;
-          const io = new IntersectionObserver(
-            (entries) => {
-              if (entries.some((entry) => entry.isIntersecting)) {
-                io.disconnect();
-                release!();
-              }
-            },
-            { rootMargin: "200px" },
-          );
-          io.observe(el);
-          return () => io.disconnect();
-        }}
-      >
-        <Suspense fallback={null}>
+      <div data-island={name} className={className} ref={wrapper}>
+        <Suspense fallback={<ServerCopy html={serverHtml} />}>
           <Lazy {...props} />
         </Suspense>
       </div>
@@ -81,4 +92,14 @@ export function island<P extends object>(load: () => Promise<Record<string, unkn
   }
   Island.displayName = `Island(${name})`;
   return Island;
+}
+
+/**
+ * The island's server HTML as it was when the page hydrated (nothing on the
+ * server, nor for an island first rendered in the browser). It reads the ref
+ * when React shows the fallback, not when the island rendered: the island's
+ * own render was during hydration, before the copy was taken.
+ */
+function ServerCopy({ html }: { html: RefObject<string | undefined> }) {
+  return html.current ? <div style={{ display: "contents" }} dangerouslySetInnerHTML={{ __html: html.current }} /> : null;
 }
