@@ -42,6 +42,12 @@ describe.skipIf(missing)("first-load JavaScript of / (perf-budget.json)", () => 
     },
   );
 
+  const forms = budget.firstLoad.forms as { siteBrotliBytes: number; pages: string[] };
+  it.each(forms.pages)(`%s, a form, keeps its site code within ${forms.siteBrotliBytes} bytes brotli, validation included`, (id) => {
+    const { site: s } = firstLoad(manifest, id) as { site: string[] };
+    expect(sizes(s).br, `site chunks: ${s.join(", ")}`).toBeLessThanOrEqual(forms.siteBrotliBytes);
+  });
+
   it("no page's first load includes Google sign-in: it loads only where a client id is configured", () => {
     const all = Object.values(manifest!.routes).flatMap((r) => [r.module, ...(r.imports ?? [])]);
     expect(all.some((url) => url.includes("/google-signin-"))).toBe(false);

@@ -2,7 +2,9 @@
 // field, built from the same description the edge's validator
 // (edge/internal/validation) is built from, so a value the page accepts is
 // one the edge accepts. Both sides run shared/validation-cases.json.
-import { z } from "zod";
+// zod/mini: the same checks as zod's chained API, in a fifth of its code
+// (the validation chunk every form and the footer's newsletter box load).
+import * as z from "zod/mini";
 import rules from "../../../shared/validation.json";
 
 export type FieldName = keyof typeof rules.fields;
@@ -37,23 +39,29 @@ const length = (s: string) => [...s].length;
 
 function schema(name: FieldName) {
   const r = fields[name];
-  const value = z.string().transform((v) => (name === "password" ? v : v.trim()));
+  const value = z.pipe(
+    z.string(),
+    z.transform((v: string) => (name === "password" ? v : v.trim())),
+  );
+  const required = z.refine<string>((v) => v.trim() !== "", { message: "required", abort: true });
   if (r.pattern) {
     const re = new RegExp(r.pattern);
-    return value.pipe(
-      z
-        .string()
-        .refine((v) => v.trim() !== "", { message: "required", abort: true })
-        .refine((v) => length(v) <= r.maxLength && !hasForbidden(v) && re.test(v), { message: "invalid" }),
+    return z.pipe(
+      value,
+      z.string().check(
+        required,
+        z.refine<string>((v) => length(v) <= r.maxLength && !hasForbidden(v) && re.test(v), { message: "invalid" }),
+      ),
     );
   }
-  return value.pipe(
-    z
-      .string()
-      .refine((v) => v.trim() !== "", { message: "required", abort: true })
-      .refine((v) => name === "password" || !hasForbidden(v, r.multiline), { message: "forbidden", abort: true })
-      .refine((v) => length(v) >= (r.minLength ?? 0), { message: "tooShort", abort: true })
-      .refine((v) => length(v) <= r.maxLength, { message: "tooLong", abort: true }),
+  return z.pipe(
+    value,
+    z.string().check(
+      required,
+      z.refine<string>((v) => name === "password" || !hasForbidden(v, r.multiline), { message: "forbidden", abort: true }),
+      z.refine<string>((v) => length(v) >= (r.minLength ?? 0), { message: "tooShort", abort: true }),
+      z.refine<string>((v) => length(v) <= r.maxLength, { message: "tooLong", abort: true }),
+    ),
   );
 }
 
