@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/security"
 )
 
 // Options configure New.
@@ -111,6 +112,7 @@ func New(opts Options) *Proxy {
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), p.timeout)
 	defer cancel()
+	security.Nonce(r) // the renderer writes it on its scripts; the answer's policy allows it
 	cw := newCompressWriter(w, r, p.slots)
 	defer cw.release() // also when a broken stream aborts the answer
 	p.rp.ServeHTTP(cw, r.WithContext(ctx))

@@ -6,7 +6,7 @@
 // assets); a handler that sets one of them itself (the page cache's CSP,
 // /reset-password's Referrer-Policy) keeps its own value.
 //
-// Scripts: every answer gets a fresh nonce, handed to the renderer in the
+// Scripts: every answer gets a fresh nonce (Nonce), handed to the renderer in the
 // request header shared.HTTP.NonceHeader (any incoming one is dropped); the
 // renderer puts it on each script it writes and the answer's policy allows
 // 'nonce-<it>' 'strict-dynamic'. A page kept in the page cache is served to
@@ -216,6 +216,19 @@ func NewNonce() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
+// Nonce is the answer's nonce, drawn the first time something asks: the
+// proxy, before it hands the request (and so the nonce, in NonceHeader) to
+// the renderer, and Middleware, when the answer goes out without a policy of
+// its own. A cache hit carries its stored page's policy and never draws one.
+func Nonce(r *http.Request) string {
+	if v := r.Header[NonceHeader]; len(v) == 1 {
+		return v[0]
+	}
+	n := NewNonce()
+	r.Header[NonceHeader] = []string{n}
+	return n
+}
+
 // Middleware gives every answer the header set and a fresh nonce (also
 // handed to the renderer), and with an https PUBLIC_URL redirects requests
 // a trusted proxy reports as plain http to https (308, same path and query).
@@ -225,8 +238,7 @@ func NewNonce() string {
 func (p *Policy) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r, res := c.Request(), c.Response()
-		nonce := NewNonce()
-		r.Header[NonceHeader] = []string{nonce}
+		delete(r.Header, NonceHeader) // only Nonce sets it: a visitor's is never used
 		res.Before(func() {
 			h := res.Header()
 			for _, kv := range p.static {
@@ -235,7 +247,7 @@ func (p *Policy) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 				}
 			}
 			if _, ok := h[CSPHeader]; !ok && !p.dev {
-				h[CSPHeader] = []string{p.CSP(nonce)}
+				h[CSPHeader] = []string{p.CSP(Nonce(r))}
 			}
 		})
 		if p.https && ForwardedProto(r) == "http" && r.Header.Get("X-Forwarded-Proto") != "" && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
