@@ -33,6 +33,7 @@ import (
 
 	"omnibus/edge/internal/http/crossorigin"
 	"omnibus/edge/internal/routepath"
+	"omnibus/edge/internal/security"
 	"omnibus/shared"
 )
 
@@ -204,6 +205,9 @@ func OnPage(c echo.Context) bool {
 // status.
 func Refuse(c echo.Context, status int, st State) error {
 	r := c.Request()
+	// Drawn before the copy, so the page the renderer writes and the policy
+	// the answer goes out with carry the same nonce.
+	security.Nonce(r)
 	get := r.Clone(r.Context())
 	get.Method, get.Body, get.ContentLength, get.GetBody = http.MethodGet, http.NoBody, 0, nil
 	get.Header.Del(echo.HeaderContentType)

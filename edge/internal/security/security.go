@@ -220,6 +220,8 @@ func NewNonce() string {
 // proxy, before it hands the request (and so the nonce, in NonceHeader) to
 // the renderer, and Middleware, when the answer goes out without a policy of
 // its own. A cache hit carries its stored page's policy and never draws one.
+// It lives in r's header, so a handler that copies the request (r.Clone)
+// before the proxy draws it first, for the copy to carry it (forms.Refuse).
 func Nonce(r *http.Request) string {
 	if v := r.Header[NonceHeader]; len(v) == 1 {
 		return v[0]
