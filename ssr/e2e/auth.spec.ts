@@ -412,17 +412,20 @@ test.describe("Google sign-in", () => {
       await waitForHydration(page);
       await waitForIsland(page.locator("[data-google]")); // the button has hydrated
       expect(await page.evaluate(() => (window as unknown as { __removed: number }).__removed), p).toBe(0);
-      // From the moment the whole document is in (domInteractive): what the
-      // page itself moves as it hydrates. Before that, on this loaded
-      // machine, Chromium sometimes paints a streamed page between two
-      // network reads, with an element cut short (a 50 px Google link, one
-      // of three theme buttons): the network's split, not the page's.
-      const shift = await page.evaluate(() => {
+      // Once the whole document is in (domInteractive), nothing moves as the
+      // page hydrates. While it streams in, a loaded machine sometimes paints
+      // between two network reads with an element cut short (a 50 px Google
+      // link, one of three theme buttons): shifts of 0.0001-0.001, the
+      // network's split. The whole load stays below what Lighthouse shows as
+      // 0.000; a centred card that moves as the rest arrives was 0.02-0.05.
+      const [afterParse, total] = await page.evaluate(() => {
         const parsed = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
         const { __shifts } = window as unknown as { __shifts: { value: number; at: number }[] };
-        return __shifts.filter((e) => e.at >= parsed.domInteractive).reduce((sum, e) => sum + e.value, 0);
+        const sum = (list: { value: number }[]) => list.reduce((s, e) => s + e.value, 0);
+        return [sum(__shifts.filter((e) => e.at >= parsed.domInteractive)), sum(__shifts)];
       });
-      expect(shift, p).toBe(0);
+      expect(afterParse, p).toBe(0);
+      expect(total, p).toBeLessThan(0.0005);
       await context.close();
     }
   });
