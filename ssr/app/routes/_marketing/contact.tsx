@@ -4,7 +4,7 @@
 import { data, useLoaderData } from "react-router";
 import { ContactForm } from "~/components/contact/contact-form";
 import { DataTable } from "~/components/ui/data-table";
-import { WelcomeBanner } from "~/components/journey/journey";
+import { WelcomeBanner } from "~/components/journey/welcome-banner";
 import { ONBOARDING_STATUSES } from "~/components/auth/api";
 import { merchantOverview } from "~/lib/journey.server";
 import { contactPage } from "~/lib/content.server";
