@@ -106,11 +106,12 @@ const PLACEHOLDER = `<svg xmlns="http://www.w3.org/2000/svg"><rect width="100%" 
 // The files landing.json's srcsets name, each at its width.
 const shot = landing.hero.screenshot;
 for (const [theme, set] of [["light", shot.srcSet], ["dark", shot.darkSrcSet]]) {
+  const svg = Buffer.from(dashboardSVG(theme));
   for (const candidate of set.split(",")) {
     const [url, w] = candidate.trim().split(" ");
     const width = parseInt(w, 10);
     // density: the SVG is shot.width px wide at 72 dpi; draw it at the target width, not scaled.
-    const webp = await sharp(Buffer.from(dashboardSVG(theme)), { density: (72 * width) / shot.width }).resize(width).webp({ quality: 82 }).toBuffer();
+    const webp = await sharp(svg, { density: (72 * width) / shot.width }).resize(width).webp({ quality: 82 }).toBuffer();
     write(url.slice(1), webp);
   }
 }
