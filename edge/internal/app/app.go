@@ -276,7 +276,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		Security: secure,
 	})
 	if m := a.Metrics; m != nil {
-		a.Server.Echo.Use(m.Middleware())
+		a.Server.Use(m.Middleware())
 		m.WatchRenderer(rend.Starts)
 		if sqlDB, err := db.DB.DB(); err == nil {
 			m.WatchDB(sqlDB)

@@ -101,7 +101,7 @@ func New(routesJSON []byte) (*Metrics, error) {
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // Middleware counts and times every request of the echo server. Add it with
-// Echo.Use after server.New, so it runs inside the access log and sees the
+// Server.Use after server.New, so it runs inside the access log and sees the
 // final status.
 func (m *Metrics) Middleware() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {

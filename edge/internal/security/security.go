@@ -72,7 +72,7 @@ type Options struct {
 
 // Policy is the header set built from Options.
 type Policy struct {
-	static    [][2]string // name, value: assigned when the handler did not set the header
+	static    []header // assigned when the handler did not set the header
 	values    map[string][]string
 	cspHead   string // up to script-src's sources
 	cspScript string // script-src's sources after the nonce or hashes
@@ -132,7 +132,7 @@ func New(opts Options) (*Policy, error) {
 	if google {
 		p.coop = "same-origin-allow-popups"
 	}
-	p.static = [][2]string{
+	static := [][2]string{
 		{"X-Content-Type-Options", "nosniff"},
 		{"X-Frame-Options", "DENY"},
 		{"Referrer-Policy", "strict-origin-when-cross-origin"},
@@ -141,10 +141,13 @@ func New(opts Options) (*Policy, error) {
 		{"Cross-Origin-Resource-Policy", "same-origin"},
 	}
 	if p.https {
-		p.static = append(p.static, [2]string{"Strict-Transport-Security", "max-age=63072000"})
+		static = append(static, [2]string{"Strict-Transport-Security", "max-age=63072000"})
 	}
-	for _, kv := range p.static {
-		p.values[kv[0]] = []string{kv[1]}
+	for _, kv := range static {
+		// Clipped (cap 1): every answer shares the slice, and an Add copies.
+		v := []string{kv[1]}
+		p.values[kv[0]] = v
+		p.static = append(p.static, header{kv[0], v})
 	}
 	return p, nil
 }
@@ -209,6 +212,12 @@ func (p *Policy) HashCSP(hashes, styleHashes []string) string {
 	return b.String()
 }
 
+// header is one response header, its name canonical.
+type header struct {
+	name  string
+	value []string
+}
+
 // NewNonce is 128 random bits, base64.
 func NewNonce() string {
 	var b [16]byte
@@ -231,27 +240,30 @@ func Nonce(r *http.Request) string {
 	return n
 }
 
-// Middleware gives every answer the header set and a fresh nonce (also
-// handed to the renderer), and with an https PUBLIC_URL redirects requests
-// a trusted proxy reports as plain http to https (308, same path and query).
-// Requests without X-Forwarded-Proto are not redirected: they did not come
-// through the TLS proxy (the renderer's loaders call the API on loopback).
-// Health probes are not redirected either: load balancers ask over plain http.
+// Headers gives an answer's head the header set where the answer did not
+// set its own, and the policy with the answer's nonce (Nonce(r)) when it set
+// none. The server calls it as the head of every answer goes out.
+func (p *Policy) Headers(h http.Header, r *http.Request) {
+	for _, kv := range p.static {
+		if _, ok := h[kv.name]; !ok {
+			h[kv.name] = kv.value
+		}
+	}
+	if _, ok := h[CSPHeader]; !ok && !p.dev {
+		h[CSPHeader] = []string{p.CSP(Nonce(r))}
+	}
+}
+
+// Middleware drops a visitor's nonce header (only Nonce sets it), and with
+// an https PUBLIC_URL redirects requests a trusted proxy reports as plain
+// http to https (308, same path and query). Requests without
+// X-Forwarded-Proto are not redirected: they did not come through the TLS
+// proxy (the renderer's loaders call the API on loopback). Health probes are
+// not redirected either: load balancers ask over plain http.
 func (p *Policy) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r, res := c.Request(), c.Response()
-		delete(r.Header, NonceHeader) // only Nonce sets it: a visitor's is never used
-		res.Before(func() {
-			h := res.Header()
-			for _, kv := range p.static {
-				if _, ok := h[kv[0]]; !ok {
-					h[kv[0]] = p.values[kv[0]]
-				}
-			}
-			if _, ok := h[CSPHeader]; !ok && !p.dev {
-				h[CSPHeader] = []string{p.CSP(Nonce(r))}
-			}
-		})
+		delete(r.Header, NonceHeader)
 		if p.https && ForwardedProto(r) == "http" && r.Header.Get("X-Forwarded-Proto") != "" && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" {
 			target := *p.publicURL
 			target.Path, target.RawPath, target.RawQuery = r.URL.Path, r.URL.RawPath, r.URL.RawQuery

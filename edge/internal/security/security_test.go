@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labstack/echo/v4"
-
 	"omnibus/edge/internal/http/request"
 )
 
@@ -173,50 +171,5 @@ func TestForwardedProto(t *testing.T) {
 		if got := ForwardedProto(r); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.peer, tc.xfp, got, tc.want)
 		}
-	}
-}
-
-// A nonce is drawn only for an answer that uses one: the renderer's (the
-// proxy asks for it with Nonce before forwarding) and any answer without a
-// policy of its own. A cache hit carries its stored page's policy and draws
-// none: on that path the random read was a tenth of the edge's own work.
-// A visitor's own nonce header never survives.
-func TestNonceOnlyWhereUsed(t *testing.T) {
-	p := mustNew(t, Options{})
-	e := echo.New()
-	serve := func(h echo.HandlerFunc) (*http.Request, *httptest.ResponseRecorder) {
-		r := httptest.NewRequest(http.MethodGet, "/", nil)
-		r.Header.Set(NonceHeader, "chosen-by-the-visitor-1234")
-		w := httptest.NewRecorder()
-		c := e.NewContext(r, w)
-		if err := p.Middleware(h)(c); err != nil {
-			t.Fatal(err)
-		}
-		return c.Request(), w
-	}
-
-	r, w := serve(func(c echo.Context) error {
-		c.Response().Header().Set(CSPHeader, "script-src 'sha256-stored'")
-		return c.String(http.StatusOK, "stored page")
-	})
-	if v, ok := r.Header[NonceHeader]; ok {
-		t.Errorf("an answer with its own policy drew a nonce: %q", v)
-	}
-	if got := w.Header().Get(CSPHeader); got != "script-src 'sha256-stored'" {
-		t.Errorf("its policy was replaced: %q", got)
-	}
-
-	var handed string
-	_, w = serve(func(c echo.Context) error {
-		handed = Nonce(c.Request()) // what the proxy hands the renderer
-		return c.String(http.StatusOK, "streamed page")
-	})
-	if handed == "chosen-by-the-visitor-1234" || !strings.Contains(w.Header().Get(CSPHeader), "'nonce-"+handed+"'") {
-		t.Errorf("renderer got %q, policy %q", handed, w.Header().Get(CSPHeader))
-	}
-
-	_, w = serve(func(c echo.Context) error { return c.String(http.StatusOK, "the edge's own answer") })
-	if m := regexp.MustCompile(`'nonce-([A-Za-z0-9_-]{22})'`).FindStringSubmatch(w.Header().Get(CSPHeader)); m == nil {
-		t.Errorf("an answer without a policy got none with a fresh nonce: %q", w.Header().Get(CSPHeader))
 	}
 }
