@@ -4,7 +4,7 @@
 // floor: a bare React Router 7 page with the same framework set-up
 // (bench/floor, built by the make target) served by a second instance of the
 // same edge binary. Prints one table (every run, then the median per page)
-// and writes it to ssr/test-results/lighthouse/RESULTS.md with each run's
+// and writes it to ssr/lighthouse-results/RESULTS.md with each run's
 // JSON report beside it. Every row carries the machine's 1-minute load
 // average: simulated throttling scales the CPU time it measures, so on a busy
 // machine FCP/LCP/TBT grow; the byte columns do not vary with load.
@@ -26,7 +26,8 @@ const ssrDir = path.join(import.meta.dirname, "..");
 const rootDir = path.join(ssrDir, "..");
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 8097);
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
-const OUT_DIR = path.join(ssrDir, "test-results", "lighthouse");
+// Not under test-results/: Playwright empties its outputDir at the start of every e2e run.
+const OUT_DIR = path.join(ssrDir, "lighthouse-results");
 const FLOOR_DIR = path.join(rootDir, "bench", "floor");
 
 const PAGES = (process.env.LIGHTHOUSE_PAGES?.split(",") ?? [
