@@ -82,8 +82,8 @@ type Options struct {
 // Server is the edge's HTTP server.
 type Server struct {
 	// Echo is the echo instance: add top-level routes (sitemap.xml,
-	// robots.txt) with Echo.GET, and global middleware with Server.Use (not
-	// Echo.Use).
+	// robots.txt) with Echo.GET. Global middleware goes through Server.Use:
+	// middleware added with Echo.Use would never run (see Use).
 	Echo *echo.Echo
 	// API is the /api/v1 group: feature packages call Register(srv.API).
 	API *echo.Group
@@ -165,15 +165,16 @@ func New(opts Options) *Server {
 }
 
 // Use adds global middleware after what is there (the edge's own: recover,
-// perRequest, the security headers, the guard), to run on every request
-// before the route's handler. Call it before Serve.
+// perRequest, the nonce and https rules of security.Middleware, the guard),
+// to run on every request before the route's handler. Call it before Serve.
 //
 // The chain is composed here, once: echo.Use would have echo compose it
 // anew for every request, a closure per middleware per request, which on a
 // cache hit was a tenth of the edge's own work. Its last link calls the
 // handler echo's router chose for the request (c.Handler()), which is what
 // echo itself would have put there; so echo's one middleware, installed in
-// New, ignores the handler echo passes it.
+// New, ignores the handler echo passes it, and with it any middleware added
+// with Echo.Use after it.
 func (s *Server) Use(mw ...echo.MiddlewareFunc) {
 	s.middleware = append(s.middleware, mw...)
 	s.chain = compose(func(c echo.Context) error { return c.Handler()(c) }, s.middleware)
