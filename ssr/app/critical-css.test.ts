@@ -61,6 +61,16 @@ describe.skipIf(missing)("the document of / (perf-budget.json document.home)", a
     expect(heroEnd).toBeGreaterThan(h1);
     expect(br(html.slice(0, heroEnd))).toBeLessThanOrEqual(limits.firstFlightBrotliBytes);
   });
+
+  // An SVG picture (an <img> or a CSS url(), a mask say) is a document of its
+  // own that Chromium builds and lays out on the page's main thread: the
+  // twelve of / (customer logos with text, social icons, the brand mark)
+  // took 130-160 ms at first load. Pictures are WebP (scripts/images/make.mjs).
+  it("draws no picture from an SVG file", () => {
+    const pictures = [...html.matchAll(/<img\b[^>]*?\bsrc="([^"]+)"|url\(([^)]+)\)/g)].map((m) => m[1] ?? m[2]);
+    expect(pictures, "the header's brand mark is one: the pattern finds them").toContain("/favicon.webp");
+    expect(pictures.filter((src) => /\.svg\b/.test(src))).toEqual([]);
+  });
 });
 
 // Every page type of make lighthouse paints its first screen from the inline

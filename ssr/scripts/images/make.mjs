@@ -2,7 +2,7 @@
 // dark, drawn as SVG here and rasterised to WebP in three widths by sharp:
 // as an SVG image its 60 lines of text were laid out and painted on the
 // page's main thread, the longest task of / after the first paint, while a
-// WebP decodes off it), customer logos, social icons, the brand mark, the image placeholder
+// WebP decodes off it), customer logos (drawn as SVG, written as WebP for the same reason), social icons, the brand mark, the image placeholder
 // and the PWA icons (PNG). The files are committed; run this after changing it:
 //   node ssr/scripts/images/make.mjs
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -10,6 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import landing from "../../../shared/content/landing.json" with { type: "json" };
+import footer from "../../../shared/content/footer.json" with { type: "json" };
+import logos from "../../../shared/content/logos.json" with { type: "json" };
 import { dashboardSVG } from "./dashboard.mjs";
 import { iconPNG } from "./png.mjs";
 
@@ -77,7 +79,8 @@ const LOGOS = {
   ),
 };
 
-// Social icons are used as CSS masks, so only their shape matters (evenodd holes).
+// Social icons are used as CSS masks, so only their shape matters (evenodd holes);
+// they are written as WebP (below).
 const social = (d) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><path fill="#000" fill-rule="evenodd" d="${d}"/></svg>\n`;
 
@@ -115,10 +118,26 @@ for (const [theme, set] of [["light", shot.srcSet], ["dark", shot.darkSrcSet]]) 
     write(url.slice(1), webp);
   }
 }
-for (const [id, svg] of Object.entries(LOGOS)) write(`images/logos/${id}.svg`, svg);
-for (const [id, svg] of Object.entries(SOCIALS)) write(`images/social/${id}.svg`, svg);
-write("images/brand/omnibus-mark.svg", MARK);
+// The files logos.json names: lossless WebP (flat ink, sharp edges), 400 px
+// wide for a logo shown at most 134 px wide, so sharp up to 3x.
+const LOGO_WIDTH = 400;
+for (const { id, logo } of logos.logos) {
+  if (!LOGOS[id]) throw new Error(`logos.json names ${id}, which make.mjs does not draw`);
+  const webp = await sharp(Buffer.from(LOGOS[id]), { density: (72 * LOGO_WIDTH) / logos.width }).resize(LOGO_WIDTH).webp({ lossless: true, effort: 6 }).toBuffer();
+  write(logo.slice(1), webp);
+}
+// The masks footer.json names: lossless WebP, the shape in its alpha, at 3x
+// of the 24 px drawing (shown at 20 px).
+for (const { icon } of footer.socials) {
+  const id = icon.match(/([a-z]+)\.webp$/)?.[1];
+  if (!SOCIALS[id]) throw new Error(`footer.json names ${icon}, which make.mjs does not draw`);
+  write(icon.slice(1), await sharp(Buffer.from(SOCIALS[id]), { density: 72 * 3 }).webp({ lossless: true, effort: 6 }).toBuffer());
+}
+// The browser's tab icon is the SVG; the page shows the mark (header 28 px,
+// footer 40 px: site.json) as a WebP, 3x of 40 px (lossy: the gradient), so no SVG becomes a
+// document of its own on the page's main thread.
 write("favicon.svg", MARK);
+write("favicon.webp", await sharp(Buffer.from(MARK), { density: (72 * 120) / 48 }).resize(120).webp({ quality: 90, effort: 6 }).toBuffer());
 write("images/placeholder.svg", PLACEHOLDER);
 write("icons/icon-192.png", iconPNG(192));
 write("icons/icon-512.png", iconPNG(512));

@@ -103,7 +103,7 @@ export function Footer({ showCta = true, newsletterId = "newsletter", navLabel =
                   title={social.name}
                   className="grid size-10 place-items-center rounded-full text-gray-500 transition hover:bg-gray-200 hover:text-gray-900 dark:text-gray-400 dark:hover:bg-white/10 dark:hover:text-white"
                 >
-                  {/* The icon file is a mask: it takes the link's colour in both themes. */}
+                  {/* The icon file is a mask (its alpha): it takes the link's colour in both themes. */}
                   <span
                     aria-hidden="true"
                     className="size-5 bg-current [mask-position:center] [mask-repeat:no-repeat] [mask-size:contain]"
