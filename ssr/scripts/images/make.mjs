@@ -1,9 +1,12 @@
-// Writes the site's images into ssr/public: the app screenshot (light and
-// dark, drawn as SVG here and rasterised to WebP in three widths by sharp:
-// as an SVG image its 60 lines of text were laid out and painted on the
-// page's main thread, the longest task of / after the first paint, while a
-// WebP decodes off it), customer logos (drawn as SVG, written as WebP for the same reason), social icons, the brand mark, the image placeholder
-// and the PWA icons (PNG). The files are committed; run this after changing it:
+// Writes the site's images into ssr/public. The pictures a page shows are
+// drawn here as SVG and written as WebP by sharp: the app screenshot (light
+// and dark, three widths), the customer logos, the social-icon masks and the
+// brand mark. Chromium makes an SVG picture a document of its own, built,
+// laid out and painted on the page's main thread (the screenshot's 60 lines
+// of text were the longest task of / after the first paint; the twelve
+// logos, masks and marks took 130-160 ms), while a WebP decodes off it.
+// Also the tab icon (SVG), the image placeholder and the PWA icons (PNG).
+// The files are committed; run this after changing it:
 //   node ssr/scripts/images/make.mjs
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -46,6 +46,7 @@ export function Navbar({ variant = "default", label = navigation.menu.label, sti
       </a>
       <nav aria-label={label} className="mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">
         <Link to={navigation.brand.to} prefetch="intent" className="flex items-center gap-2 text-lg font-bold tracking-tight">
+          {/* The brand mark site.json's logo names, not imported here: the header is in every page's first chunk. */}
           <img src="/favicon.webp" alt="" width={28} height={28} />
           {navigation.brand.label}
         </Link>
