@@ -35,9 +35,8 @@ export function pwaPlugin() {
       globPatterns: [
         "assets/**/*.{js,css}",
         "offline.html",
-        "favicon.svg",
+        "favicon.{png,webp}",
         "icons/*.png",
-        "images/brand/*.svg",
         "images/placeholder.svg",
       ],
       // No single-page shell to fall back to: pages are rendered on the server.

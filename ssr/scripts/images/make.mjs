@@ -5,7 +5,7 @@
 // laid out and painted on the page's main thread (the screenshot's 60 lines
 // of text were the longest task of / after the first paint; the twelve
 // logos, masks and marks took 130-160 ms), while a WebP decodes off it.
-// Also the tab icon (SVG), the image placeholder and the PWA icons (PNG).
+// Also the tab icon, the image placeholder and the PWA icons (PNG).
 // The files are committed; run this after changing it:
 //   node ssr/scripts/images/make.mjs
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -136,10 +136,10 @@ for (const { icon } of footer.socials) {
   if (!SOCIALS[id]) throw new Error(`footer.json names ${icon}, which make.mjs does not draw`);
   write(icon.slice(1), await sharp(Buffer.from(SOCIALS[id]), { density: 72 * 3 }).webp({ lossless: true, effort: 6 }).toBuffer());
 }
-// The browser's tab icon is the SVG; the page shows the mark (header 28 px,
-// footer 40 px: site.json) as a WebP, 3x of 40 px (lossy: the gradient), so no SVG becomes a
-// document of its own on the page's main thread.
-write("favicon.svg", MARK);
+// The mark: in the page (header 28 px, footer 40 px: site.json) a WebP, 3x of
+// 40 px (lossy: the gradient); in the browser's tab a 48 px PNG (an SVG tab
+// icon, too, became a document on the page's main thread: 9-14 ms).
+write("favicon.png", await sharp(Buffer.from(MARK), { density: 72 }).resize(48).png({ compressionLevel: 9 }).toBuffer());
 write("favicon.webp", await sharp(Buffer.from(MARK), { density: (72 * 120) / 48 }).resize(120).webp({ quality: 90, effort: 6 }).toBuffer());
 write("images/placeholder.svg", PLACEHOLDER);
 write("icons/icon-192.png", iconPNG(192));
