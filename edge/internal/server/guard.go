@@ -80,6 +80,12 @@ func headSize(r *http.Request) int {
 // (/__renderer/...), in any spelling the renderer's router might accept:
 // escaped, with doubled or dot segments, in any case.
 func rendererPath(u *url.URL) bool {
+	// Every spelling below decodes to a path holding "__" (u.Path is decoded
+	// once, as the renderer's router decodes it), and nothing below adds a
+	// '_': most paths need no more than this look.
+	if !strings.Contains(u.Path, "__") {
+		return false
+	}
 	p := u.Path
 	if raw, err := url.PathUnescape(u.EscapedPath()); err == nil {
 		p = raw

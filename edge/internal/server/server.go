@@ -26,7 +26,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/net/netutil"
@@ -300,7 +299,7 @@ func setRequestContext(c echo.Context, trusted request.Proxies) {
 	// its canonical form on every request.
 	ids := r.Header[requestIDKey]
 	if len(ids) == 0 || !request.ValidID(ids[0]) {
-		ids = []string{uuid.NewString()}
+		ids = []string{request.NewID()}
 		r.Header[requestIDKey] = ids
 	}
 	c.Response().Header()[requestIDKey] = ids[:1:1] // clipped: an Add elsewhere copies
@@ -308,14 +307,6 @@ func setRequestContext(c echo.Context, trusted request.Proxies) {
 }
 
 var requestIDKey = http.CanonicalHeaderKey(request.HeaderRequestID)
-
-func init() {
-	// Request ids (and order ids) are random UUIDs, not secrets: drawing
-	// their bytes from uuid's pool (refilled 256 bytes at a time from
-	// crypto/rand) rather than one read of crypto/rand each saves a tenth of
-	// the edge's own work on a cache hit. Not thread-safe, hence init.
-	uuid.EnableRandPool()
-}
 
 // logAccess writes the request's one access-log line when it ends (for a
 // page stream, when the last byte is sent). On the cache-hit path this line

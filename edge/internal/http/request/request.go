@@ -5,11 +5,15 @@ package request
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"github.com/google/uuid"
 )
 
 // HeaderRequestID is the request id header: accepted from the client (when
@@ -141,6 +145,20 @@ func (ps Proxies) IPNets() []*net.IPNet {
 		out = append(out, &net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())})
 	}
 	return out
+}
+
+// NewID is a new request id: a random (version 4) UUID. Its bits come from
+// math/rand/v2's generator (ChaCha8, seeded by the runtime from the OS), not
+// crypto/rand: an id names a request in the logs and grants nothing, and
+// every answer draws one, the cache hit included. uuid's own pool took a lock
+// per id and refilled from crypto/rand; this costs a third of it.
+func NewID() string {
+	var u uuid.UUID
+	binary.LittleEndian.PutUint64(u[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(u[8:], rand.Uint64())
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // RFC 9562 variant
+	return u.String()
 }
 
 // ValidID reports whether a client-supplied request id is safe to reuse in

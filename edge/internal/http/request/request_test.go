@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"omnibus/edge/internal/http/request"
 )
 
@@ -44,6 +46,23 @@ func TestValidID(t *testing.T) {
 		if got := request.ValidID(id); got != want {
 			t.Errorf("ValidID(%q) = %v", id, got)
 		}
+	}
+}
+
+// A new request id is a well-formed random UUID (what log tools and the
+// renderer expect) and ids do not repeat: two requests never share one.
+func TestNewID(t *testing.T) {
+	seen := make(map[string]bool, 100_000)
+	for range 100_000 {
+		id := request.NewID()
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != id || !request.ValidID(id) {
+			t.Fatalf("NewID() = %q: not a version 4 UUID in its canonical form (%v)", id, err)
+		}
+		if seen[id] {
+			t.Fatalf("NewID() repeated %q", id)
+		}
+		seen[id] = true
 	}
 }
 
