@@ -19,11 +19,23 @@ import (
 // once for every line at Warn or above (New's handler flushes those, so
 // errors are never late and stay in order with the lines before them), and
 // on Close, which main calls before it exits.
+//
+// A write to w happens outside the lock that lines are added under: the
+// request that fills the buffer swaps it for a spare and writes it out while
+// the others go on adding lines. (Holding that lock across a 64 KB write(2)
+// parked every other request's goroutine behind it: the edge's cache hits
+// ran 4-5% slower with the access log on than off.) Writes leave in the
+// order their lines came, and it holds two buffers
+// (a third while two writes overlap).
 type Buffer struct {
-	mu   sync.Mutex
-	w    io.Writer
-	buf  []byte
-	size int
+	mu    sync.Mutex // guards buf and spare
+	buf   []byte
+	spare []byte // the buffer last written out, for the next swap
+	size  int
+
+	out sync.Mutex // held across each write to w: one at a time, in the order taken
+	w   io.Writer
+
 	stop chan struct{}
 	done chan struct{}
 }
@@ -52,35 +64,66 @@ func (b *Buffer) flushEvery(interval time.Duration) {
 
 // Write keeps p (one log line: slog handlers write each record whole).
 func (b *Buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.buf)+len(p) > b.size {
-		if err := b.flushLocked(); err != nil {
+	if len(p) > b.size {
+		// Written through, after what is held. A copy, so that p never
+		// escapes: LogAccess builds its line on the stack.
+		b.mu.Lock()
+		if err := b.writeOut(append([]byte(nil), p...)); err != nil {
 			return 0, err
 		}
-		if len(p) > b.size {
-			// A copy, so that p never escapes: LogAccess builds its
-			// line on the stack.
-			return b.w.Write(append([]byte(nil), p...))
+		return len(p), nil
+	}
+	for {
+		b.mu.Lock()
+		if len(b.buf)+len(p) <= b.size {
+			b.buf = append(b.buf, p...)
+			b.mu.Unlock()
+			return len(p), nil
+		}
+		if err := b.writeOut(nil); err != nil {
+			return 0, err
 		}
 	}
-	b.buf = append(b.buf, p...)
-	return len(p), nil
 }
 
-// Flush writes out what the buffer holds.
+// Flush writes out what the buffer holds, after any write already under way.
 func (b *Buffer) Flush() error {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.flushLocked()
+	return b.writeOut(nil)
 }
 
-func (b *Buffer) flushLocked() error {
-	if len(b.buf) == 0 {
+// writeOut is called with b.mu held and releases it: it takes what is held
+// (giving the buffer the spare), then writes it and then extra to w outside
+// b.mu. Taking b.out before letting go of b.mu keeps writes in the order
+// their lines were taken.
+func (b *Buffer) writeOut(extra []byte) error {
+	if len(b.buf) == 0 && extra == nil {
+		// Nothing held: only wait for a write under way.
+		b.out.Lock()
+		b.mu.Unlock()
+		b.out.Unlock()
 		return nil
 	}
-	_, err := b.w.Write(b.buf)
-	b.buf = b.buf[:0]
+	held := b.buf
+	b.buf, b.spare = b.spare[:0], nil
+	if b.buf == nil {
+		b.buf = make([]byte, 0, b.size)
+	}
+	b.out.Lock()
+	b.mu.Unlock()
+	var err error
+	if len(held) > 0 {
+		_, err = b.w.Write(held)
+	}
+	if err == nil && extra != nil {
+		_, err = b.w.Write(extra)
+	}
+	b.out.Unlock()
+	b.mu.Lock()
+	if b.spare == nil {
+		b.spare = held
+	}
+	b.mu.Unlock()
 	return err
 }
 

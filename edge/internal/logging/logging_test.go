@@ -3,6 +3,7 @@ package logging
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -73,6 +74,95 @@ func TestBufferInterval(t *testing.T) {
 			t.Fatal("the line was never written out")
 		}
 	}
+}
+
+// While a full buffer is being written out (a slow stderr, say), other
+// requests still add their lines: they wait for memory, not for the write.
+// The line that did not fit, and every line after it, reach the output in
+// order once the write ends.
+func TestBufferWritesOutsideItsLock(t *testing.T) {
+	out := &gatedWriter{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	buf := NewBuffer(out, 64, time.Hour)
+	line := func(n int) []byte { return fmt.Appendf(nil, "line %02d %s\n", n, strings.Repeat("x", 20)) } // 30 bytes
+
+	buf.Write(line(1))
+	buf.Write(line(2))
+	filled := make(chan error, 1)
+	go func() { _, err := buf.Write(line(3)); filled <- err }() // does not fit: writes out lines 1-2
+	<-out.entered                                               // that write is now under way, and stuck
+
+	added := make(chan struct{})
+	go func() {
+		buf.Write(line(4))
+		close(added)
+	}()
+	select {
+	case <-added:
+	case <-time.After(10 * time.Second): // only a failure waits this long
+		t.Fatal("a line waited for another request's write to the output")
+	}
+
+	close(out.release)
+	if err := <-filled; err != nil {
+		t.Fatal(err)
+	}
+	if err := buf.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if !strings.HasPrefix(got, string(line(1))+string(line(2))) || strings.Count(got, "\n") != 4 || !strings.Contains(got, "line 03") || !strings.Contains(got, "line 04") {
+		t.Fatalf("lines lost, repeated or out of order: %q", got)
+	}
+}
+
+// Many goroutines logging into a small buffer (writes out overlapping all
+// the time): every line arrives once, and each goroutine's lines in the
+// order it wrote them.
+func TestBufferKeepsEveryLineInOrder(t *testing.T) {
+	var out syncBuffer
+	buf := NewBuffer(&out, 256, time.Millisecond)
+	const writers, lines = 8, 500
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for n := range lines {
+				buf.Write(fmt.Appendf(nil, "w%d n%04d\n", w, n))
+			}
+		})
+	}
+	wg.Wait()
+	if err := buf.Close(); err != nil {
+		t.Fatal(err)
+	}
+	next := make([]int, writers)
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var w, n int
+		if _, err := fmt.Sscanf(l, "w%d n%d", &w, &n); err != nil || n != next[w] {
+			t.Fatalf("line %q: want w%d n%04d next (%v)", l, w, next[w], err)
+		}
+		next[w]++
+	}
+	for w, n := range next {
+		if n != lines {
+			t.Fatalf("writer %d: %d of %d lines arrived", w, n, lines)
+		}
+	}
+}
+
+// gatedWriter blocks its first Write until release is closed.
+type gatedWriter struct {
+	syncBuffer
+	entered chan struct{}
+	release chan struct{}
+	once    sync.Once
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	g.once.Do(func() {
+		g.entered <- struct{}{}
+		<-g.release
+	})
+	return g.syncBuffer.Write(p)
 }
 
 // syncBuffer is a bytes.Buffer safe for the flushing goroutine and the test.
