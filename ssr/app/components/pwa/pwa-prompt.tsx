@@ -9,7 +9,6 @@
 // (pwa-box.tsx) are chunks of their own, loaded after hydration and when
 // there is a message: neither is part of a page's first load.
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import type { Workbox } from "workbox-window";
 import { PWA_OFFLINE_READY_MS } from "~/lib/constants";
 
 export type PwaState = "offline-ready" | "need-refresh" | null;
@@ -18,7 +17,8 @@ const PwaBox = lazy(() => import("./pwa-box").then((m) => ({ default: m.PwaBox }
 
 export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolean }) {
   const [state, setState] = useState<PwaState>(null);
-  const workbox = useRef<Workbox | null>(null);
+  // The Reload of a waiting version, once registered (register.ts).
+  const takeUpdate = useRef<(() => void) | null>(null);
   const box = useRef<HTMLDivElement>(null);
 
   // 'offline-ready' is news, not a question: it goes by itself, unless the visitor is on it.
@@ -41,8 +41,8 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
     let active = true;
     import("./register")
       .then(({ registerServiceWorker }) => registerServiceWorker((next) => active && setState(next)))
-      .then((wb) => {
-        workbox.current = wb;
+      .then((take) => {
+        takeUpdate.current = take;
       })
       // Not fatal: the site works without it, only not offline.
       .catch((error: unknown) => console.warn("Service worker registration failed", error));
@@ -51,13 +51,7 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
     };
   }, [enabled]);
 
-  function reload() {
-    const wb = workbox.current;
-    if (!wb) return window.location.reload();
-    // Reload once the waiting worker controls the page.
-    wb.addEventListener("controlling", () => window.location.reload());
-    wb.messageSkipWaiting();
-  }
+  const reload = () => (takeUpdate.current ? takeUpdate.current() : window.location.reload());
 
   return (
     <div ref={box} aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-50">

@@ -1,0 +1,105 @@
+// The prompt's Reload: the page loads again once the waiting version has
+// taken over, whether or not a worker controlled the page, and never stays dead.
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import pwa from "../../../../shared/content/pwa.json";
+import { PWA_RELOAD_FALLBACK_MS } from "~/lib/constants";
+
+/**
+ * A service worker as the browser runs it: a waiting version that, told to
+ * skip waiting, activates; pages the old version controlled are handed to it
+ * on the way (workbox's 'controlling'), a page no worker controls is not.
+ */
+class FakeWorker extends EventTarget {
+  state: ServiceWorkerState = "installed";
+  constructor(private readonly onActivating: () => void, private readonly activates: boolean) {
+    super();
+  }
+  postMessage(data: { type: string }) {
+    if (data.type !== "SKIP_WAITING" || !this.activates) return;
+    queueMicrotask(() => {
+      this.state = "activating";
+      this.dispatchEvent(new Event("statechange"));
+      this.onActivating();
+      this.state = "activated";
+      this.dispatchEvent(new Event("statechange"));
+    });
+  }
+}
+
+let waiting: FakeWorker;
+let controlled: boolean;
+
+// workbox-window's Workbox, as register.ts uses it: events, register() and
+// messageSkipWaiting(), which posts to the registration's waiting worker.
+const fake = vi.hoisted(() => ({ wb: undefined as EventTarget | undefined }));
+vi.mock("workbox-window", () => ({
+  Workbox: class extends EventTarget {
+    constructor() {
+      super();
+      fake.wb = this;
+    }
+    async register() {}
+    messageSkipWaiting() {
+      waiting.postMessage({ type: "SKIP_WAITING" });
+    }
+  },
+}));
+
+const reload = vi.fn();
+const realLocation = window.location;
+
+function setUp({ pageControlled, activates = true }: { pageControlled: boolean; activates?: boolean }) {
+  controlled = pageControlled;
+  waiting = new FakeWorker(() => controlled && fake.wb!.dispatchEvent(new Event("controlling")), activates);
+  Object.defineProperty(navigator, "serviceWorker", {
+    configurable: true,
+    value: { getRegistration: async () => ({ waiting }) },
+  });
+}
+
+beforeEach(() => {
+  Object.defineProperty(window, "location", { configurable: true, value: { ...realLocation, reload } });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  reload.mockReset();
+  fake.wb = undefined;
+  Object.defineProperty(window, "location", { configurable: true, value: realLocation });
+  Reflect.deleteProperty(navigator, "serviceWorker");
+});
+
+async function clickReload() {
+  const { PwaPrompt } = await import("./pwa-prompt");
+  render(<PwaPrompt enabled />);
+  // A new version installed and waiting: the prompt asks.
+  await vi.waitFor(() => expect(fake.wb).toBeDefined());
+  await act(async () => fake.wb!.dispatchEvent(new Event("waiting")));
+  const button = await screen.findByRole("button", { name: pwa.prompt.reload });
+  await act(async () => button.click());
+}
+
+it("reloads once the new version has taken over a page it controlled", async () => {
+  setUp({ pageControlled: true });
+  await clickReload();
+  await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+  expect(waiting.state).toBe("activated");
+});
+
+it("reloads once the new version is active on a page no worker controls (a hard reload while another tab holds the old version)", async () => {
+  setUp({ pageControlled: false });
+  await clickReload();
+  await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+});
+
+it("reloads anyway when the new version never takes over, after a few seconds", async () => {
+  setUp({ pageControlled: true, activates: false });
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  await clickReload();
+  await act(async () => vi.advanceTimersByTime(PWA_RELOAD_FALLBACK_MS / 2));
+  expect(reload).not.toHaveBeenCalled();
+  await act(async () => vi.advanceTimersByTime(PWA_RELOAD_FALLBACK_MS / 2));
+  expect(reload).toHaveBeenCalledTimes(1);
+});
