@@ -20,9 +20,12 @@ import { DeepLinkStylesheet, DeferredScripts } from "~/lib/deferred-scripts";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "icon", href: "/favicon.png", type: "image/png" },
+  { rel: "icon", href: "/favicon.png" }, // PNG, which every browser reads: no type hint needed
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
+  // No paint of half a navigation bar: a document that arrives in pieces first
+  // paints once the empty element ending the bar is in (navbar.tsx).
+  { rel: "expect", href: "#nav-end", blocking: "render" },
 ];
 
 /** The canonical origin comes from the server, so the client renders the same links after hydration. */

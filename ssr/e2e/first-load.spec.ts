@@ -3,6 +3,8 @@
 // copy of the footer inside the document's loader data, and navigation links
 // that fetch their page on intent (hover or focus), before the click.
 // Sizes and requests only: timings are make lighthouse's job.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import navigation from "../../shared/content/navigation.json" with { type: "json" };
 import site from "../../shared/content/site.json" with { type: "json" };
@@ -160,4 +162,56 @@ test("a navigation link fetches its page's data and route module on hover, befor
   const features = routes.find((r) => r.id === "features")!;
   await expect(page).toHaveTitle(features.title);
   await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", features.description);
+});
+
+/**
+ * A proxy in front of the site that sends the document of `path` in two parts,
+ * cut inside the navigation bar (after its first button), the second when
+ * `release` is called: a slow network's gap at its worst place.
+ */
+async function splitDocument(baseURL: string, path: string) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server = http.createServer(async (req, res) => {
+    const upstream = await fetch(baseURL + req.url, { headers: { "user-agent": req.headers["user-agent"] ?? "", accept: req.headers.accept ?? "*/*" }, redirect: "manual" });
+    const headers = Object.fromEntries([...upstream.headers].filter(([name]) => !["content-encoding", "content-length", "transfer-encoding", "connection"].includes(name)));
+    const body = await upstream.text();
+    res.writeHead(upstream.status, headers);
+    if (req.url !== path) return res.end(body);
+    const cut = body.indexOf("</button>", body.indexOf("<header")) + "</button>".length;
+    expect(cut, "a button inside the navigation bar").toBeGreaterThan(100);
+    res.write(body.slice(0, cut));
+    await released;
+    res.end(body.slice(cut));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, release, close: () => server.close() };
+}
+
+test("a document that arrives in pieces never paints half a navigation bar, so the bar does not move", async ({ browser, baseURL }) => {
+  for (const path of ["/help", "/login"]) {
+    const proxy = await splitDocument(baseURL!, path);
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
+    await context.addInitScript(() => {
+      const shifts: string[] = ((window as unknown as { __navShifts: string[] }).__navShifts = []);
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { sources: { node?: Node }[] }[])
+          for (const source of entry.sources) if (source.node instanceof Element && source.node.closest("header")) shifts.push(source.node.outerHTML.slice(0, 80));
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    const page = await context.newPage();
+    const loaded = page.goto(proxy.url);
+    // The first part is in: the bar's first button exists. Given a moment, would the browser paint it?
+    await page.waitForFunction(() => document.querySelector("header button"));
+    const paintedEarly = await page
+      .waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 1_000 })
+      .then(() => true, () => false);
+    proxy.release();
+    await loaded;
+    await waitForHydration(page);
+    expect(paintedEarly, `${path}: painted before its navigation bar had arrived`).toBe(false);
+    expect(await page.evaluate(() => (window as unknown as { __navShifts: string[] }).__navShifts), `${path}: the navigation bar moved`).toEqual([]);
+    await context.close();
+    proxy.close();
+  }
 });

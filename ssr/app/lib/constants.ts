@@ -24,6 +24,3 @@ export const DEFAULT_PUBLIC_URL = "http://localhost:8080";
 
 /** How long the installable app's 'offline-ready' note stays before it leaves on its own ('need-refresh' stays until answered). */
 export const PWA_OFFLINE_READY_MS = 8_000;
-
-/** How long the prompt's Reload waits for the new version to take over before it reloads anyway. */
-export const PWA_RELOAD_FALLBACK_MS = 4_000;

@@ -71,6 +71,9 @@ export function Navbar({ variant = "default", label = navigation.menu.label, sti
           </>
         )}
       </nav>
+      {/* The end of the page's own bar (the catalogue's examples are not sticky): a document that
+          arrives in pieces paints nothing before it is in (root.tsx, rel=expect). */}
+      {sticky && <span id="nav-end" />}
     </header>
   );
 }

@@ -3,7 +3,7 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import pwa from "../../../../shared/content/pwa.json";
-import { PWA_RELOAD_FALLBACK_MS } from "~/lib/constants";
+import { PWA_RELOAD_FALLBACK_MS } from "./register";
 
 /**
  * A service worker as the browser runs it: a waiting version that, told to

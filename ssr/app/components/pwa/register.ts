@@ -1,11 +1,13 @@
 // Registers the service worker /sw.js (scope /) with workbox-window. Loaded
 // by pwa-prompt.tsx after hydration, with workbox-window, as one chunk.
 import { Workbox } from "workbox-window";
-import { PWA_RELOAD_FALLBACK_MS } from "~/lib/constants";
 import type { PwaState } from "./pwa-prompt";
 
 export const SW_URL = "/sw.js";
 export const SW_SCOPE = "/";
+
+/** How long Reload waits for the new version to take over before it reloads anyway. */
+export const PWA_RELOAD_FALLBACK_MS = 4_000;
 
 /**
  * Registers the service worker and reports the prompt's state. Resolves to
