@@ -104,4 +104,15 @@ describe.skipIf(missing)("the first screen of each page type", async () => {
     const late = [...used].filter((c) => full.has(c) && !inline.has(c));
     expect(late, "classes of the first screen only the full stylesheet defines").toEqual([]);
   });
+
+  // The first paint waits for the element that ends the navigation bar (root.tsx's
+  // rel=expect): a page without it would paint only once its whole document is in.
+  it.each(missing ? [] : pages)("%s: the element the first paint waits for is there once, before the page", async (page) => {
+    const html = await render(page);
+    const target = html.match(/<link\b[^>]*\brel="expect"[^>]*\bhref="#([\w-]+)"[^>]*\bblocking="render"/)?.[1];
+    expect(target, "a render-blocking rel=expect link").toBeTruthy();
+    const at = [...html.matchAll(new RegExp(`\\sid="${target}"`, "g"))].map((m) => m.index);
+    expect(at, `elements #${target}`).toHaveLength(1);
+    expect(at[0]).toBeLessThan(html.indexOf("<main"));
+  });
 });
