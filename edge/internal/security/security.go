@@ -131,20 +131,17 @@ func New(opts Options) (*Policy, error) {
 	if google {
 		p.coop = "same-origin-allow-popups"
 	}
-	static := [][2]string{
-		{"X-Content-Type-Options", "nosniff"},
-		{"X-Frame-Options", "DENY"},
-		{"Referrer-Policy", "strict-origin-when-cross-origin"},
-		{"Permissions-Policy", permissionsPolicy},
-		{"Cross-Origin-Opener-Policy", p.coop},
-		{"Cross-Origin-Resource-Policy", "same-origin"},
+	// Each value has cap 1: every answer shares the slice, and an Add copies.
+	p.static = []header{
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"X-Frame-Options", []string{"DENY"}},
+		{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
+		{"Permissions-Policy", []string{permissionsPolicy}},
+		{"Cross-Origin-Opener-Policy", []string{p.coop}},
+		{"Cross-Origin-Resource-Policy", []string{"same-origin"}},
 	}
 	if p.https {
-		static = append(static, [2]string{"Strict-Transport-Security", "max-age=63072000"})
-	}
-	for _, kv := range static {
-		// Clipped (cap 1): every answer shares the slice, and an Add copies.
-		p.static = append(p.static, header{kv[0], []string{kv[1]}})
+		p.static = append(p.static, header{"Strict-Transport-Security", []string{"max-age=63072000"}})
 	}
 	return p, nil
 }

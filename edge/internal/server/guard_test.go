@@ -150,7 +150,7 @@ func TestLongURLs(t *testing.T) {
 // spelling.
 func TestRendererPathsClosed(t *testing.T) {
 	url, _, hits := plainEdge(t, nil)
-	for _, p := range []string{"/__renderer/health", "/__RENDERER/health", "//__renderer/health", "/%5F%5Frenderer/health", "/x/../__renderer/health", "/__renderer"} {
+	for _, p := range []string{"/__renderer/health", "/__RENDERER/health", "//__renderer/health", "/%5F%5Frenderer/health", "/_%5frenderer/health", "/x/../__renderer/health", "/__renderer"} {
 		if status, _ := rawRequest(t, url, "GET "+p+" HTTP/1.1"); status != http.StatusNotFound {
 			t.Errorf("%s: %d", p, status)
 		}

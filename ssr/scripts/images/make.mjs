@@ -15,6 +15,7 @@ import sharp from "sharp";
 import landing from "../../../shared/content/landing.json" with { type: "json" };
 import footer from "../../../shared/content/footer.json" with { type: "json" };
 import logos from "../../../shared/content/logos.json" with { type: "json" };
+import site from "../../../shared/content/site.json" with { type: "json" };
 import { dashboardSVG } from "./dashboard.mjs";
 import { iconPNG } from "./png.mjs";
 
@@ -140,7 +141,7 @@ for (const { icon } of footer.socials) {
 // 40 px (lossy: the gradient); in the browser's tab a 48 px PNG (an SVG tab
 // icon, too, became a document on the page's main thread: 9-14 ms).
 write("favicon.png", await sharp(Buffer.from(MARK), { density: 72 }).resize(48).png({ compressionLevel: 9 }).toBuffer());
-write("favicon.webp", await sharp(Buffer.from(MARK), { density: (72 * 120) / 48 }).resize(120).webp({ quality: 90, effort: 6 }).toBuffer());
+write(site.logo.src.slice(1), await sharp(Buffer.from(MARK), { density: (72 * 120) / 48 }).resize(120).webp({ quality: 90, effort: 6 }).toBuffer());
 write("images/placeholder.svg", PLACEHOLDER);
 write("icons/icon-192.png", iconPNG(192));
 write("icons/icon-512.png", iconPNG(512));
