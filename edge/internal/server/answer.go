@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -12,8 +13,10 @@ import (
 // answerWriter is the writer of every answer (set by perRequest, around
 // net/http's): it moves the connection's write deadline before a write when
 // it was last moved more than deadlineSlack ago, turning the server's
-// whole-answer WriteTimeout into a per-write one, and it gives the answer's
-// head the security headers (security.Policy.Headers) as it goes out.
+// whole-answer WriteTimeout into a per-write one; it gives the answer's
+// head the security headers (security.Policy.Headers) as it goes out; and an
+// answer written whole, larger than net/http's buffer, it sends in one
+// system call (conn.hold).
 //
 // The read deadline (ReadTimeout) needs nothing here: net/http lifts it
 // itself once the request is read (before the handler runs for a request
@@ -33,6 +36,9 @@ type answerWriter struct {
 	policy *security.Policy
 	r      *http.Request
 	headed bool // the security headers are in
+
+	conn  *conn // the connection, to send a whole answer in one system call
+	wrote bool  // the body has been written to
 }
 
 // wrapAnswer puts an answerWriter around c's writer; start is when the
@@ -44,6 +50,7 @@ func (s *Server) wrapAnswer(c echo.Context, policy *security.Policy, start time.
 	res.Writer = &answerWriter{
 		ResponseWriter: res.Writer, rc: *http.NewResponseController(res.Writer),
 		d: s.limits.WriteTimeout, moved: start, policy: policy, r: c.Request(),
+		conn: connOf(c.Request().Context()),
 	}
 }
 
@@ -79,8 +86,43 @@ func (w *answerWriter) WriteHeader(status int) {
 func (w *answerWriter) Write(p []byte) (int, error) {
 	w.head(http.StatusOK)
 	w.extend()
+	if !w.wrote {
+		// The whole answer in one Write: hold the connection's writes,
+		// let net/http write the head and p, push its buffer out, and send
+		// it all at once.
+		w.wrote = true
+		if w.whole(p) {
+			w.conn.hold(p)
+			n, err := w.ResponseWriter.Write(p)
+			if err == nil {
+				err = w.rc.Flush()
+			}
+			if rerr := w.conn.release(); err == nil {
+				err = rerr
+			}
+			return n, err
+		}
+	}
 	return w.ResponseWriter.Write(p)
 }
+
+// whole reports whether p is the answer's whole body, larger than net/http's
+// buffer: its Content-Length, written in one call.
+func (w *answerWriter) whole(p []byte) bool {
+	if w.conn == nil || len(p) < wholeMin {
+		return false
+	}
+	cl := w.ResponseWriter.Header()["Content-Length"]
+	if len(cl) != 1 {
+		return false
+	}
+	n, err := strconv.Atoi(cl[0])
+	return err == nil && n == len(p)
+}
+
+// wholeMin: a smaller answer fits net/http's buffer and goes out in one
+// system call anyway.
+const wholeMin = 2 << 10
 
 func (w *answerWriter) Flush() {
 	w.head(http.StatusOK)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	neturl "net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -53,12 +54,14 @@ func slowReader(t *testing.T, addr, path string) net.Conn {
 }
 
 // Clients that stop reading hold a connection only until a write has waited
-// WriteTimeout; with every connection slot taken by them, another visitor is
+// WriteTimeout, whether the answer is written in parts or whole (sent in one
+// system call); with every connection slot taken by them, another visitor is
 // answered once they are dropped, instead of waiting forever. A page that
 // keeps streaming is not cut, however long it takes in total.
 func TestSlowReadersDoNotStarveOthers(t *testing.T) {
 	var cut atomic.Int64
 	chunk := bytes.Repeat([]byte("x"), 32<<10)
+	whole := bytes.Repeat(chunk, 512) // 16 MB
 	pages := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/big": // 64 MB: far more than the socket buffers hold
@@ -67,6 +70,11 @@ func TestSlowReadersDoNotStarveOthers(t *testing.T) {
 					cut.Add(1)
 					return
 				}
+			}
+		case "/whole": // 16 MB in one Write, its Content-Length: sent at once (conn.hold)
+			w.Header().Set("Content-Length", strconv.Itoa(len(whole)))
+			if _, err := w.Write(whole); err != nil {
+				cut.Add(1)
 			}
 		case "/stream": // a slow stream, longer in total than both timeouts
 			for i := range 12 {
@@ -97,7 +105,7 @@ func TestSlowReadersDoNotStarveOthers(t *testing.T) {
 
 	http.DefaultClient.CloseIdleConnections()
 	slowReader(t, url, "/big")
-	slowReader(t, url, "/big")
+	slowReader(t, url, "/whole")
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{}}
 	res, err = client.Get(url + "/other")
 	if err != nil {

@@ -28,7 +28,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
-	"golang.org/x/net/netutil"
 
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/http/request"
@@ -133,6 +132,7 @@ func New(opts Options) *Server {
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    s.limits.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
+		ConnContext:       connContext,
 	}
 	s.SetPages(opts.Pages)
 
@@ -252,7 +252,7 @@ func (s *Server) readyz(c echo.Context) error {
 // Serve answers requests on ln until Shutdown. It returns nil after a
 // graceful shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	err := s.http.Serve(netutil.LimitListener(ln, s.limits.MaxConns))
+	err := s.http.Serve(newListener(ln, s.limits.MaxConns))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
