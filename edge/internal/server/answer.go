@@ -87,11 +87,10 @@ func (w *answerWriter) Write(p []byte) (int, error) {
 	w.head(http.StatusOK)
 	w.extend()
 	if !w.wrote {
-		// The whole answer in one Write: hold the connection's writes,
-		// let net/http write the head and p, push its buffer out, and send
-		// it all at once.
 		w.wrote = true
 		if w.whole(p) {
+			// Hold the connection's writes, let net/http write the head
+			// and p, push its buffer out, and send it all at once.
 			w.conn.hold(p)
 			n, err := w.ResponseWriter.Write(p)
 			if err == nil {

@@ -249,8 +249,9 @@ func (s *Server) readyz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "checks": checks})
 }
 
-// Serve answers requests on ln until Shutdown. It returns nil after a
-// graceful shutdown.
+// Serve answers requests on ln until Shutdown, at most Limits.MaxConns
+// connections at a time (listener). It returns nil after a graceful
+// shutdown.
 func (s *Server) Serve(ln net.Listener) error {
 	err := s.http.Serve(newListener(ln, s.limits.MaxConns))
 	if errors.Is(err, http.ErrServerClosed) {
