@@ -40,11 +40,7 @@ func TestMetricsEndpointAfterPageLoads(t *testing.T) {
 			e.Get(t, path)
 		}
 
-		status, out := get(t, e.App.MetricsURL)
-		if status != http.StatusOK {
-			t.Fatalf("metrics: %d", status)
-		}
-		for _, want := range []string{
+		wants := []string{
 			`omnibus_http_requests_total{method="GET",route="/",status="200"} 2`,
 			`omnibus_http_requests_total{method="GET",route="/blog/article/:slug",status="404"} 1`,
 			`omnibus_page_cache_requests_total{result="miss"} 3`,
@@ -61,10 +57,29 @@ func TestMetricsEndpointAfterPageLoads(t *testing.T) {
 			`omnibus_renderer_request_duration_seconds_count{route="`,
 			`omnibus_renderer_nodejs_eventloop_lag_seconds`,
 			`go_sql_open_connections{db_name="omnibus"}`,
-		} {
-			if !strings.Contains(out, want) {
-				t.Errorf("metrics lack %s", want)
+		}
+		// A request is counted once its handler is done, which may be just
+		// after the visitor has the whole answer: scrape until it is in.
+		var out string
+		var lack []string
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			var status int
+			status, out = get(t, e.App.MetricsURL)
+			if status != http.StatusOK {
+				t.Fatalf("metrics: %d", status)
 			}
+			lack = lack[:0]
+			for _, want := range wants {
+				if !strings.Contains(out, want) {
+					lack = append(lack, want)
+				}
+			}
+			if len(lack) == 0 || time.Now().After(deadline) {
+				break
+			}
+		}
+		for _, want := range lack {
+			t.Errorf("metrics lack %s", want)
 		}
 		if t.Failed() {
 			t.Logf("metrics:\n%s", out)
