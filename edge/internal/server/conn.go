@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"sync"
+	"sync/atomic"
 )
 
 // listener accepts at most max connections at a time (more wait in the
@@ -31,7 +32,7 @@ func (l *listener) Accept() (net.Conn, error) {
 		return nil, err
 	}
 	tcp, _ := c.(*net.TCPConn)
-	return &conn{Conn: c, tcp: tcp, free: func() { <-l.places }}, nil
+	return &conn{Conn: c, tcp: tcp, places: l.places}, nil
 }
 
 func (l *listener) Close() error {
@@ -50,9 +51,9 @@ func (l *listener) Close() error {
 // the CPU from the edge before its next write (decision 0015, fifth round).
 type conn struct {
 	net.Conn
-	tcp      *net.TCPConn // the same socket, for writev; nil when not TCP
-	free     func()
-	freeOnce sync.Once
+	tcp    *net.TCPConn  // the same socket, for writev; nil when not TCP
+	places chan struct{} // the listener's: one is given back on Close
+	closed atomic.Bool
 
 	// While held: the writes, in order, as slices of body where they are
 	// part of it, else copied into copies.
@@ -88,7 +89,9 @@ func connOf(ctx context.Context) *conn {
 
 func (c *conn) Close() error {
 	err := c.Conn.Close()
-	c.freeOnce.Do(c.free)
+	if c.closed.CompareAndSwap(false, true) {
+		<-c.places
+	}
 	return err
 }
 
