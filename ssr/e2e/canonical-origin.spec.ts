@@ -74,15 +74,18 @@ async function journey(page: Page, js: boolean, store: string) {
   await page.goto(`${OTHER}/choose-plan`);
   await expect(page).toHaveURL(`${PUBLIC}/choose-plan`, SLOW);
   if (js) await waitForHydration(page);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
   await page.getByRole("button", { name: "Choose Growth" }).click();
   await expect(page).toHaveURL(new RegExp(`^${PUBLIC}/test-payment\\?session=tm_`), SLOW);
   await page.getByRole("button", { name: /^Pay ₹/ }).click();
   await expect(page).toHaveURL(new RegExp(`^${PUBLIC}/landing-page\\?order=`), SLOW);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Welcome back");
 
-  // The page names the public origin in its canonical link.
-  const canonical = await page.locator('link[rel="canonical"]').getAttribute("href").catch(() => null);
-  if (canonical) expect(new URL(canonical).origin).toBe(PUBLIC);
+  // The merchant's own page is not for search engines (issue 32.5).
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  // A marketing page names the public origin in its canonical link.
+  await page.goto(`${OTHER}/features`);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${PUBLIC}/features`);
   expect(csp, "CSP violations").toEqual([]);
   expect(errors.filter((e) => /Content Security Policy|form-action/i.test(e))).toEqual([]);
 }
