@@ -10,6 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import auth from "../../shared/content/auth.json" with { type: "json" };
+import footer from "../../shared/content/footer.json" with { type: "json" };
+import journeyCopy from "../../shared/content/journey.json" with { type: "json" };
 import { collectErrors, waitForHydration } from "./helpers";
 
 const PORT = Number(process.env.E2E_ORIGIN_PORT ?? 8098);
@@ -46,8 +48,11 @@ async function confirmationLink(to: string): Promise<string> {
   return link;
 }
 
-async function journey(page: Page, js: boolean, store: string) {
-  const email = `${store}@example.com`;
+const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? "");
+
+async function journey(page: Page, js: boolean, slug: string, storeTitle: string) {
+  const email = `${slug}@example.com`;
+  const w = journeyCopy.welcome;
   const errors = collectErrors(page);
   const csp: string[] = [];
   page.on("console", (m) => {
@@ -60,26 +65,52 @@ async function journey(page: Page, js: boolean, store: string) {
   await page.getByLabel(auth.register.name).fill("Jane Doe");
   await page.getByLabel(auth.register.email).fill(email);
   await page.getByLabel(auth.register.password).fill("correct horse battery");
-  await page.getByLabel(auth.register.storeName).fill(store);
+  await page.getByLabel(auth.register.storeName).fill(storeTitle);
   await page.getByRole("button", { name: auth.register.submit }).click();
   await expect(page).toHaveURL(`${PUBLIC}/contact-us`, SLOW);
+
+  // Issue 32.2: the welcome names the store as typed, says where the confirmation went and offers it again.
+  const welcome = page.locator("[data-welcome]");
+  await expect(welcome.getByRole("heading")).toHaveText(fill(w.heading, { store: storeTitle }));
+  await expect(welcome.locator("[data-verify]")).toContainText(fill(w.verifyTo, { email }));
+  await welcome.getByRole("button", { name: w.resend }).click();
+  await expect(page).toHaveURL(`${PUBLIC}/contact-us?verify=sent`, SLOW);
+  await expect(page.locator("[data-welcome] [data-verify]")).toContainText(fill(w.resent, { email }));
+  // A merchant is not asked to open a store they have.
+  await expect(page.getByText(footer.cta.title)).toHaveCount(0);
 
   // The e-mailed link names the public origin; opened there it confirms the address.
   const link = await confirmationLink(email);
   expect(new URL(link).origin).toBe(PUBLIC);
   await page.goto(link);
   await expect(page).toHaveURL(new RegExp(`^${PUBLIC}/`), SLOW);
+  // Signed in, the confirmation is said where the link lands.
+  await expect(page.locator("[data-welcome] [data-verify]")).toContainText(fill(w.verified, { email }));
 
   // The plan choice, typed at the other address: sent to the public origin, then paid there.
   await page.goto(`${OTHER}/choose-plan`);
   await expect(page).toHaveURL(`${PUBLIC}/choose-plan`, SLOW);
   if (js) await waitForHydration(page);
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  // Each plan's features, and the way to sales for the plan priced on request.
+  await expect(page.locator("#plan-growth [data-plan-features] li")).toHaveCount(5);
+  await expect(page.locator("#plan-growth")).toContainText("No transaction fee");
+  await expect(page.locator("#plan-enterprise").getByRole("link", { name: fill(w.contactSales, { plan: "Enterprise" }) })).toHaveAttribute("href", "/contact-us");
+  await expect(page.getByText(footer.cta.title)).toHaveCount(0);
   await page.getByRole("button", { name: "Choose Growth" }).click();
   await expect(page).toHaveURL(new RegExp(`^${PUBLIC}/test-payment\\?session=tm_`), SLOW);
   await page.getByRole("button", { name: /^Pay ₹/ }).click();
   await expect(page).toHaveURL(new RegExp(`^${PUBLIC}/landing-page\\?order=`), SLOW);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Welcome back");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(fill(journeyCopy.home.heading, { store: storeTitle }));
+  // What was paid, the plan, the receipt number and the next step.
+  const paid = page.locator("[data-paid-order]");
+  await expect(paid).toContainText(journeyCopy.home.paidHeading);
+  await expect(paid).toContainText("₹21,225.84");
+  await expect(paid).toContainText("Growth");
+  const receipt = (await paid.locator("[data-receipt]").textContent()) ?? "";
+  expect(page.url()).toContain(`order=${receipt}`);
+  await expect(paid).toContainText(journeyCopy.home.next);
+  await expect(page.getByText(footer.cta.title)).toHaveCount(0);
 
   // The merchant's own page is not for search engines (issue 32.5).
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
@@ -132,7 +163,7 @@ test.describe("one canonical origin", () => {
       test.setTimeout(150_000);
       const context = await browser.newContext({ javaScriptEnabled: js });
       const page = await context.newPage();
-      await journey(page, js, js ? "origin-js" : "origin-nojs");
+      await journey(page, js, js ? "origin-js" : "origin-nojs", js ? "Origin JS Shop" : "Origin NoJS Shop");
       await context.close();
     });
   }

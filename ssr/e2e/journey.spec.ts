@@ -102,7 +102,7 @@ test.describe("the merchant's journey", () => {
     // SPEC §4 still sends a new account to /contact-us, which now welcomes it and shows the next step.
     await expect(page).toHaveURL(`${ORIGIN}/contact-us`, SLOW);
     const welcome = page.locator("[data-welcome]");
-    await expect(welcome.getByRole("heading")).toHaveText("Your store jane-pet-shop is created");
+    await expect(welcome.getByRole("heading")).toHaveText("Your store Jane Pet Shop is created");
     await waitForHydration(page);
     // A signed-in merchant's 'Get Started' leads to that next step too.
     await welcome.getByRole("link", { name: journey.home.choosePlan }).click();
@@ -114,7 +114,7 @@ test.describe("the merchant's journey", () => {
     await page.getByRole("button", { name: "Pay ₹21,225.84 (test mode)" }).click();
 
     await expect(page).toHaveURL(/\/landing-page\?order=/, SLOW);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome back to jane-pet-shop");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome back to Jane Pet Shop");
     await expect(page.getByRole("link", { name: journey.home.admin })).toBeVisible();
     const status = await (await page.request.get(`${ORIGIN}/api/v1/oaccount/isloggedin`)).json();
     expect(status.data).toMatchObject({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "/landing-page" });
@@ -128,7 +128,7 @@ test.describe("the merchant's journey", () => {
     await waitForHydration(page);
     await page.locator('[data-google-signin="redirect"]').first().click();
     await expect(page).toHaveURL(`${ORIGIN}/landing-page`, SLOW);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome back to jane-pet-shop");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome back to Jane Pet Shop");
 
     expect(outside, "requests outside the site and its sign-in provider").toEqual([]);
     expectNoHydrationProblems(errors);

@@ -70,7 +70,7 @@ func (s *Service) register(c echo.Context) error {
 	if p != nil {
 		return refuse(c, p, st)
 	}
-	acct := &Account{Name: name, Email: email, PasswordHash: hash, StoreName: &slug, Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
+	acct := &Account{Name: name, Email: email, PasswordHash: hash, StoreName: &slug, StoreTitle: storeTitle(f["storeName"]), Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
 	if err := s.db.WithContext(ctx).Create(acct).Error; err != nil {
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			slog.Error("accounts: register", "err", err)

@@ -29,7 +29,9 @@ var accountKey = http.CanonicalHeaderKey(AccountHeader)
 //     or to the merchant app (MERCHANT_APP_URL, any other status);
 //   - /sso-redirect?state=… : the end of the no-JS Google flow (googleCallback);
 //   - /reset-password: Referrer-Policy no-referrer, so the token in its URL
-//     never leaves in a Referer.
+//     never leaves in a Referer; opened with a link that is unknown, used
+//     or expired, a 303 to /forgot-password?error=resetInvalid, which says
+//     so before any form is filled in and offers a new link (issue 32.2).
 //
 // A database error while reading the session is logged and the page is
 // served as to an anonymous visitor (the cookie is kept).
@@ -53,6 +55,11 @@ func (s *Service) Pages(next http.Handler) http.Handler {
 			}
 		case path == "/reset-password":
 			w.Header().Set("Referrer-Policy", "no-referrer")
+			if get && !s.resetLinkUsable(r) {
+				noStore(w)
+				http.Redirect(w, r, "/forgot-password?error="+codeResetInvalid, http.StatusSeeOther)
+				return
+			}
 		}
 		if acct != nil {
 			r.Header.Set(AccountHeader, accountJSON(acct.Status))

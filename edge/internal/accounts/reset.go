@@ -172,3 +172,19 @@ func deref(p *string) string {
 	}
 	return *p
 }
+
+// resetLinkUsable reports whether the reset page's ?token= names a link
+// that still works: known, unused, unexpired. A database error says yes
+// (the form's post decides then).
+func (s *Service) resetLinkUsable(r *http.Request) bool {
+	token := r.URL.Query().Get("token")
+	if !validToken(token) {
+		return false
+	}
+	var pr PasswordReset
+	err := s.db.WithContext(r.Context()).First(&pr, "token_hash = ?", tokenHash(token)).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return false
+	}
+	return err != nil || (pr.UsedAt == nil && s.now().Before(pr.ExpiresAt))
+}

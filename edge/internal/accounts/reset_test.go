@@ -129,10 +129,18 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		tok := token.Get("token")
 		b := st.browser()
 		page := "/reset-password?token=" + tok
+		// Issue 32.2: a working link opens the form; an unknown one is said before any form.
+		if a := st.do(b, "GET", page, nil); a.status != http.StatusOK || a.header.Get("Referrer-Policy") != "no-referrer" {
+			t.Fatalf("GET %s: %d %v", page, a.status, a.header)
+		}
+		wantRedirect(t, st.do(b, "GET", "/reset-password?token="+strings.Repeat("A", 43), nil), http.StatusSeeOther, "/forgot-password?error=resetInvalid")
+		wantRedirect(t, st.do(b, "GET", "/reset-password", nil), http.StatusSeeOther, "/forgot-password?error=resetInvalid")
 		wantPage(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"short"}}), http.StatusBadRequest, "/reset-password",
 			forms.State{Form: "reset-password", Errors: map[string]string{"password": codePasswordTooShort}})
 		wantRedirect(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusSeeOther, "/contact-us")
 		wantPage(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusBadRequest, "/reset-password",
 			forms.State{Form: "reset-password", Error: codeResetInvalid})
+		// The used link, opened again: said before the form, with the way to a new one.
+		wantRedirect(t, st.do(st.browser(), "GET", page, nil), http.StatusSeeOther, "/forgot-password?error=resetInvalid")
 	})
 }

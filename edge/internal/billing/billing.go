@@ -530,7 +530,8 @@ func (s *Service) current(c echo.Context) error {
 		store = *acct.StoreName
 	}
 	return response.OK(c, map[string]any{"data": map[string]any{
-		"name": acct.Name, "storeName": store, "omnicustomerStatus": acct.Status, "plan": plan,
+		"name": acct.Name, "storeName": store, "storeTitle": acct.StoreTitle,
+		"email": acct.Email, "emailVerified": acct.EmailVerifiedAt != nil, "omnicustomerStatus": acct.Status, "plan": plan,
 		"orders": views, "adminConsoleUrl": s.opt.AdminConsoleURL, "paymentsTestMode": s.providerName() == "testmode",
 	}})
 }

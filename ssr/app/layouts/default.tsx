@@ -1,16 +1,18 @@
 import type { ReactNode } from "react";
 import { Footer } from "~/components/footer/footer-island";
 import { Navbar } from "~/components/navbar/navbar";
+import { useSignedIn } from "~/components/auth/signed-in";
 
 export function DefaultLayout({ children }: { children: ReactNode }) {
+  const signedIn = useSignedIn();
   return (
     <div data-layout="default" className="flex min-h-dvh flex-col">
       <Navbar />
       <main id="main" className="flex-1">
         {children}
       </main>
-      {/* Site footer (landing-page work fills it in). */}
-      <Footer />
+      {/* The "open your store" band is for visitors: a signed-in merchant has a store (issue 32.2). */}
+      <Footer showCta={!signedIn} />
     </div>
   );
 }

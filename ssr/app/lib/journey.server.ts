@@ -22,7 +22,12 @@ export interface JourneyOrder {
 /** GET /api/v1/licenses/current: the signed-in merchant's store, status and orders. */
 export interface MerchantOverview {
   name: string;
+  /** The store's subdomain (unique). */
   storeName: string;
+  /** The store name as typed ('' for accounts made before it was kept). */
+  storeTitle?: string;
+  email?: string;
+  emailVerified?: boolean;
   omnicustomerStatus: string;
   plan: string;
   orders: JourneyOrder[];

@@ -16,3 +16,8 @@ export function journeyMessage(code: string | null): string | null {
   const messages = journey.messages as Record<string, string>;
   return Object.hasOwn(messages, code) ? messages[code] : null;
 }
+
+/** The store's name to show the merchant: as typed, else its subdomain. */
+export function storeLabel(overview: { storeName: string; storeTitle?: string }): string {
+  return overview.storeTitle || overview.storeName;
+}

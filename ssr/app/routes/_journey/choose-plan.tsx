@@ -1,14 +1,17 @@
 // /choose-plan: the next step after registration. The signed-in merchant
 // picks a plan of shared/content/plans.json; each button is a plain form
 // posting to POST /api/v1/licenses/initialiseLicenses, which answers 303 to
-// the payment page (or, for a free plan, the merchant home).
+// the payment page (or, for a free plan, the merchant home). Each card lists
+// the plan's features; a plan priced on request (Enterprise) offers the way
+// to sales instead of a button (issue 32.2).
 import { redirect, useLoaderData } from "react-router";
 import { JourneyAlert } from "~/components/journey/journey";
 import { buttonStyles } from "~/components/ui/site-link";
-import { fill, journey, MERCHANT_HOME_PATH } from "~/lib/journey";
+import { fill, journey, MERCHANT_HOME_PATH, storeLabel } from "~/lib/journey";
 import { merchantOverview } from "~/lib/journey.server";
 import { routeMeta } from "~/lib/meta";
-import { charge, formatRupees, priceLabel, purchasablePlans } from "~/lib/plans";
+import { charge, formatRupees, plans, priceLabel } from "~/lib/plans";
+import { SiteLink } from "~/components/ui/site-link";
 import type { Route } from "./+types/choose-plan";
 import routeCopy from "virtual:route-copy";
 
@@ -20,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!overview) throw redirect("/register");
   if (overview.omnicustomerStatus === "active") throw redirect(MERCHANT_HOME_PATH);
   const pending = overview.orders.find((o) => o.product === "plan" && o.status === "pending") ?? null;
-  return { storeName: overview.storeName, pending };
+  return { storeName: storeLabel(overview), pending };
 }
 
 export default function ChoosePlanPage() {
@@ -41,11 +44,12 @@ export default function ChoosePlanPage() {
           </div>
         )}
       </header>
-      <ul className="mt-12 grid gap-6 md:grid-cols-3">
-        {purchasablePlans().map((plan) => {
+      <ul className="mt-12 grid gap-6 md:grid-cols-2 xl:grid-cols-4">
+        {plans.map((plan) => {
           const price = charge(plan.monthlyPaise ?? 0, plan.billingMonths);
+          const featuresId = `choose-${plan.id}-features`;
           return (
-            <li key={plan.id} className="flex flex-col rounded-3xl p-8 ring-1 ring-gray-200 dark:ring-gray-800">
+            <li key={plan.id} id={`plan-${plan.id}`} className="flex flex-col rounded-3xl p-8 ring-1 ring-gray-200 dark:ring-gray-800">
               <h2 className="text-lg font-semibold">{plan.name}</h2>
               <p className="mt-4">
                 <span className="text-4xl font-bold tracking-tight">{priceLabel(plan.monthlyPaise)}</span>{" "}
@@ -54,13 +58,30 @@ export default function ChoosePlanPage() {
               {price.total > 0 && (
                 <p className="mt-1 text-sm text-gray-500 dark:text-gray-400">{fill(t.gstIncluded, { total: formatRupees(price.total), gst: formatRupees(price.gst) })}</p>
               )}
-              <p className="mt-4 flex-1 text-gray-600 dark:text-gray-400">{plan.description}</p>
-              <form method="post" action="/api/v1/licenses/initialiseLicenses" className="mt-8">
-                <input type="hidden" name="planId" value={plan.id} />
-                <button type="submit" className={`w-full ${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary}`}>
-                  {fill(t.choose, { plan: plan.name })}
-                </button>
-              </form>
+              <p className="mt-4 text-gray-600 dark:text-gray-400">{plan.description}</p>
+              <h3 id={featuresId} className="sr-only">
+                {fill(t.features, { plan: plan.name })}
+              </h3>
+              <ul aria-labelledby={featuresId} className="mt-6 flex-1 space-y-2 text-sm" data-plan-features>
+                {plan.features.map((feature) => (
+                  <li key={feature} className="flex gap-2">
+                    <span aria-hidden="true">✓</span>
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+              {plan.monthlyPaise === null ? (
+                <SiteLink to={plan.cta.to ?? "/contact-us"} className={`mt-8 w-full ${buttonStyles.secondary}`}>
+                  {fill(t.contactSales, { plan: plan.name })}
+                </SiteLink>
+              ) : (
+                <form method="post" action="/api/v1/licenses/initialiseLicenses" className="mt-8">
+                  <input type="hidden" name="planId" value={plan.id} />
+                  <button type="submit" className={`w-full ${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary}`}>
+                    {fill(t.choose, { plan: plan.name })}
+                  </button>
+                </form>
+              )}
             </li>
           );
         })}

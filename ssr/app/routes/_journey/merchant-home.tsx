@@ -7,8 +7,10 @@
 import { Link, useLoaderData } from "react-router";
 import { buttonStyles } from "~/components/ui/site-link";
 import { ONBOARDING_STATUSES } from "~/components/auth/api";
-import { CHOOSE_PLAN_PATH, fill, journey } from "~/lib/journey";
+import { CHOOSE_PLAN_PATH, fill, journey, storeLabel } from "~/lib/journey";
 import { merchantOverview } from "~/lib/journey.server";
+import type { JourneyOrder } from "~/lib/journey.server";
+import { formatRupees } from "~/lib/plans";
 import { routeMeta } from "~/lib/meta";
 import type { Route } from "./+types/merchant-home";
 import routeCopy from "virtual:route-copy";
@@ -19,12 +21,12 @@ export const meta = routeMeta;
 export async function loader({ request }: Route.LoaderArgs) {
   const overview = await merchantOverview(request);
   const orderId = new URL(request.url).searchParams.get("order");
-  const justPaid = Boolean(orderId && overview?.orders.some((o) => o.id === orderId));
-  return { overview, justPaid };
+  const order = (orderId && overview?.orders.find((o) => o.id === orderId)) || null;
+  return { overview, justPaid: Boolean(order), order };
 }
 
 export default function MerchantHomePage() {
-  const { overview, justPaid } = useLoaderData<typeof loader>();
+  const { overview, justPaid, order } = useLoaderData<typeof loader>();
   const t = journey.home;
   const box = "mx-auto w-full max-w-3xl px-4 py-16 sm:px-6 lg:py-24";
   if (!overview) {
@@ -38,7 +40,8 @@ export default function MerchantHomePage() {
       </section>
     );
   }
-  const heading = overview.storeName ? fill(t.heading, { store: overview.storeName }) : t.headingNoStore;
+  const store = storeLabel(overview);
+  const heading = store ? fill(t.heading, { store }) : t.headingNoStore;
   if (ONBOARDING_STATUSES.includes(overview.omnicustomerStatus)) {
     return (
       <section className={box}>
@@ -55,6 +58,7 @@ export default function MerchantHomePage() {
   return (
     <section className={box} data-merchant-home>
       <h1 className="text-4xl font-bold tracking-tight">{heading}</h1>
+      {order?.status === "paid" && <PaidOrder order={order} plan={overview.plan} />}
       <p className="mt-6 text-lg text-gray-600 dark:text-gray-400">{fill(t.intro, { plan: overview.plan || "—" })}</p>
       <div className="mt-10 flex flex-wrap gap-4">
         <a href={overview.adminConsoleUrl} className={buttonStyles.primary}>
@@ -65,5 +69,28 @@ export default function MerchantHomePage() {
         </Link>
       </div>
     </section>
+  );
+}
+
+/** What was just paid (the ?order= the payment came back with): item, total, plan, receipt number and the next step. */
+function PaidOrder({ order, plan }: { order: JourneyOrder; plan: string }) {
+  const t = journey.home;
+  const item = order.quantity > 1 ? `${order.quantity} × ${order.name}` : order.name;
+  return (
+    <div role="status" data-paid-order className="mt-8 rounded-2xl bg-green-50 p-6 text-green-900 ring-1 ring-green-600/20 dark:bg-green-500/10 dark:text-green-100 dark:ring-green-400/30">
+      <h2 className="text-lg font-semibold">{t.paidHeading}</h2>
+      <p className="mt-2">{fill(t.paid, { total: formatRupees(order.totalPaise), item })}</p>
+      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        {order.product === "plan" && plan && (
+          <>
+            <dt className="font-semibold">{t.plan}</dt>
+            <dd>{plan}</dd>
+          </>
+        )}
+        <dt className="font-semibold">{t.receipt}</dt>
+        <dd data-receipt className="font-mono break-all">{order.id}</dd>
+      </dl>
+      <p className="mt-4">{t.next}</p>
+    </div>
   );
 }

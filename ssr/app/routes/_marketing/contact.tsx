@@ -1,12 +1,14 @@
 // The seven contact-form pages (/contact-us, /general-enquiry, /data-entry,
 // /custom-website, /custom-logo, /custom-banners, /career): one module, the
 // copy and fields of each from shared/content/contact.json by route id.
-import { data, useLoaderData } from "react-router";
+import { data, useLoaderData, useRouteLoaderData } from "react-router";
 import { ContactForm } from "~/components/contact/contact-form";
 import { DataTable } from "~/components/ui/data-table";
 import { WelcomeBanner } from "~/components/journey/welcome-banner";
 import { ONBOARDING_STATUSES } from "~/components/auth/api";
 import { merchantOverview } from "~/lib/journey.server";
+import { storeLabel } from "~/lib/journey";
+import { telHref, type SiteSettings } from "~/lib/site";
 import { contactPage } from "~/lib/content.server";
 import { CONTACT_OUTCOMES, type ContactFieldName, type ContactFieldRule, type ContactOutcome } from "~/lib/contact-form";
 import { routeMeta } from "~/lib/meta";
@@ -37,7 +39,7 @@ export default function ContactPage() {
   const { topic, page, form, outcome, welcome } = useLoaderData<typeof loader>();
   return (
     <div className="bg-gray-50 dark:bg-gray-950">
-      {welcome && <WelcomeBanner storeName={welcome.storeName} pending={welcome.pending} />}
+      {welcome && <WelcomeBanner {...welcome} />}
       <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:px-6 lg:grid-cols-2 lg:gap-16 lg:py-24">
         <div>
           <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{page.eyebrow}</p>
@@ -63,7 +65,9 @@ export default function ContactPage() {
               />
             </div>
           )}
-          <p className="mt-10 text-sm text-gray-600 dark:text-gray-400">{form.alternative}</p>
+          <p className="mt-10 text-sm text-gray-600 dark:text-gray-400" data-contact-alternative>
+            <ContactLinks text={form.alternative} />
+          </p>
         </div>
         <ContactForm
           // A new page is a new form: its own status and field errors.
@@ -90,5 +94,35 @@ export default function ContactPage() {
 async function onboardingWelcome(request: Request) {
   const overview = await merchantOverview(request);
   if (!overview || !ONBOARDING_STATUSES.includes(overview.omnicustomerStatus)) return null;
-  return { storeName: overview.storeName, pending: overview.omnicustomerStatus === "pending_initial_license_payment" };
+  return {
+    storeName: storeLabel(overview),
+    pending: overview.omnicustomerStatus === "pending_initial_license_payment",
+    email: overview.email ?? "",
+    emailVerified: overview.emailVerified === true,
+  };
+}
+
+/** The text with the site's support email and phone number as mailto: and tel: links (issue 32.4). */
+function ContactLinks({ text }: { text: string }) {
+  const settings = (useRouteLoaderData("root") as { settings?: SiteSettings } | undefined)?.settings;
+  const { email = "", phone = "" } = settings ?? {};
+  const link = "font-semibold text-brand-700 underline underline-offset-2 hover:no-underline dark:text-brand-300";
+  const parts = text.split(new RegExp(`(${[email, phone].filter(Boolean).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`));
+  return (
+    <>
+      {parts.map((part, i) =>
+        part === email ? (
+          <a key={i} href={`mailto:${email}`} className={link}>
+            {email}
+          </a>
+        ) : part === phone ? (
+          <a key={i} href={telHref(phone)} className={link}>
+            {phone}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
 }
