@@ -19,7 +19,7 @@ test.describe("contact form", () => {
     await page.goto("/contact-us");
     await waitForHydration(page);
     await page.getByLabel("Your name").fill("Lakshmi R.");
-    await page.getByLabel("Work e-mail").fill("lakshmi@kaverihandlooms.in");
+    await page.getByLabel("Work email").fill("lakshmi@kaverihandlooms.in");
     await page.getByLabel(/Business or store name/).fill("Kaveri Handlooms");
     await page.getByLabel(contact.pages["contact-us"].messageLabel).fill("We run two stores in Mysuru and sell on a marketplace.");
 
@@ -50,7 +50,7 @@ test.describe("contact form", () => {
     await page.goto("/custom-logo");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(contact.pages["custom-logo"].heading);
     await page.getByLabel("Your name").fill("Meera");
-    await page.getByLabel("Work e-mail").fill("meera@example.in");
+    await page.getByLabel("Work email").fill("meera@example.in");
     await page.getByLabel(contact.pages["custom-logo"].messageLabel).fill("A logo for my bakery, Crumbs, in warm colours.");
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/custom-logo")),
@@ -65,7 +65,7 @@ test.describe("contact form", () => {
   // Values that pass the browser's own checks (required, type=email) but not the edge's.
   async function fillRefused(page: Page) {
     await page.getByLabel("Your name").fill("   ");
-    await page.getByLabel("Work e-mail").fill("arjun@localhost"); // no dot in the domain
+    await page.getByLabel("Work email").fill("arjun@localhost"); // no dot in the domain
     await page.getByLabel(/Business or store name/).fill("Arjun Textiles");
     await page.getByLabel(contact.pages["contact-us"].messageLabel).fill("Do you support GST e-invoicing?\nWe file monthly.");
   }
@@ -81,10 +81,10 @@ test.describe("contact form", () => {
     ]);
     expect(response.status()).toBe(400);
     await expect(page).toHaveURL(/\/contact-us$/);
-    await expect(page.getByLabel("Work e-mail")).toHaveValue("arjun@localhost");
+    await expect(page.getByLabel("Work email")).toHaveValue("arjun@localhost");
     await expect(page.getByLabel(/Business or store name/)).toHaveValue("Arjun Textiles");
     await expect(page.getByLabel(contact.pages["contact-us"].messageLabel)).toHaveValue("Do you support GST e-invoicing?\nWe file monthly.");
-    for (const [label, field] of [["Your name", "name"], ["Work e-mail", "email"]] as const) {
+    for (const [label, field] of [["Your name", "name"], ["Work email", "email"]] as const) {
       await expect(page.getByLabel(label)).toHaveAttribute("aria-invalid", "true");
       await expect(page.getByLabel(label)).toHaveAccessibleDescription(contact.fields[field].error);
     }
@@ -106,12 +106,12 @@ test.describe("contact form", () => {
     expect(response.status()).toBe(400);
     const before = errors.length; // the first document's failed script loads, if any were late
     await waitForHydration(page);
-    await expect(page.getByLabel("Work e-mail")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Work email")).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel(contact.pages["contact-us"].messageLabel)).toHaveValue("Do you support GST e-invoicing?\nWe file monthly.");
 
     // Now with JavaScript: fixed, the form sends JSON with fetch and stays on the page.
     await page.getByLabel("Your name").fill("Arjun");
-    await page.getByLabel("Work e-mail").fill("arjun@example.in");
+    await page.getByLabel("Work email").fill("arjun@example.in");
     const [sent] = await Promise.all([
       page.waitForRequest((r) => r.url().endsWith("/api/v1/omnibus/contact-us") && r.method() === "POST"),
       page.getByRole("button", { name: contact.submitLabel }).click(),
@@ -129,13 +129,13 @@ test.describe("contact form", () => {
     page.on("request", (r) => {
       if (r.url().includes("/api/v1/omnibus/contact-us")) posted = true;
     });
-    await page.getByLabel("Work e-mail").fill("not-an-address");
-    await page.getByLabel("Work e-mail").blur();
+    await page.getByLabel("Work email").fill("not-an-address");
+    await page.getByLabel("Work email").blur();
     await expect(page.getByText(contact.fields.email.error)).toBeVisible();
     await page.getByRole("button", { name: contact.submitLabel }).click();
     await expect(page.getByText(contact.fields.name.error)).toBeVisible();
     await expect(page.getByLabel("Your name")).toBeFocused();
-    await expect(page.getByLabel("Work e-mail")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Work email")).toHaveAttribute("aria-invalid", "true");
     expect(posted).toBe(false);
   });
 });
@@ -174,7 +174,7 @@ test.describe("articles", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Plans that grow with your business");
     await page.getByRole("banner").getByRole("link", { name: "Contact" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(contact.pages["contact-us"].heading);
-    await expect(page.getByLabel("Work e-mail")).toBeVisible();
+    await expect(page.getByLabel("Work email")).toBeVisible();
     expect(documents, "no full page loads").toEqual([]);
     expectNoHydrationProblems(errors);
   });

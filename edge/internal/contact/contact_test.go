@@ -217,10 +217,10 @@ func TestCareerMessageKeepsItsCVLink(t *testing.T) {
 
 func TestValidationMessagesAreTheSharedOnes(t *testing.T) {
 	// Spot-check the words against shared/content/contact.json.
-	if got := contact.ErrorMessage("name"); got != "Please enter your name" {
+	if got := contact.ErrorMessage("name"); got != "Please enter your name." {
 		t.Errorf("name error %q", got)
 	}
-	if got := contact.ErrorMessage("topic"); got != "Please choose what your enquiry is about" {
+	if got := contact.ErrorMessage("topic"); got != "Please choose what your enquiry is about." {
 		t.Errorf("topic error %q", got)
 	}
 	if got := contact.ErrorMessage("nonsense"); got != "Please enter a valid value" {

@@ -114,11 +114,11 @@ func TestSubscribeValidation(t *testing.T) {
 			{"blank", `{"emailaddress":"   \t "}`, "Please provide an email address"},
 			{"missing", `{}`, "Please provide an email address"},
 			{"null", `{"emailaddress":null}`, "Please provide an email address"},
-			{"no at", `{"emailaddress":"ada.example.com"}`, "Please enter a valid value"},
-			{"no domain dot", `{"emailaddress":"ada@example"}`, "Please enter a valid value"},
-			{"display name", `{"emailaddress":"Ada <ada@example.com>"}`, "Please enter a valid value"},
-			{"two addresses", `{"emailaddress":"a@example.com, b@example.com"}`, "Please enter a valid value"},
-			{"not a string", `{"emailaddress":42}`, "Please enter a valid value"},
+			{"no at", `{"emailaddress":"ada.example.com"}`, "Please enter a valid email address, like you@yourstore.com."},
+			{"no domain dot", `{"emailaddress":"ada@example"}`, "Please enter a valid email address, like you@yourstore.com."},
+			{"display name", `{"emailaddress":"Ada <ada@example.com>"}`, "Please enter a valid email address, like you@yourstore.com."},
+			{"two addresses", `{"emailaddress":"a@example.com, b@example.com"}`, "Please enter a valid email address, like you@yourstore.com."},
+			{"not a string", `{"emailaddress":42}`, "Please enter a valid email address, like you@yourstore.com."},
 		}
 		for _, tc := range cases {
 			rec := postJSON(e, tc.body)

@@ -46,10 +46,11 @@ const blog = library(blogFiles);
 const help = library(helpFiles);
 export const categories: HelpCategory[] = helpCategories.categories;
 
-for (const article of help.list) {
-  if (!categories.some((c) => c.slug === article.category)) {
-    throw new Error(`help article ${article.slug}: unknown category "${article.category}"`);
-  }
+for (const article of [...help.list, ...help.bySlug.values()]) {
+  const category = categories.find((c) => c.slug === article.category);
+  if (!category) throw new Error(`help article ${article.slug}: unknown category "${article.category}"`);
+  // Cards and pages name the category, not its slug (issue 32.4).
+  article.categoryTitle = category.title;
 }
 
 function rendered(article: ArticleSource | undefined): RenderedArticle | undefined {

@@ -9,6 +9,8 @@ export interface ArticleSummary {
   /** YYYY-MM-DD */
   date: string;
   category: string;
+  /** The category's name to show, when category is a slug (help articles: "Marketing and AI"). */
+  categoryTitle?: string;
 }
 
 export interface ArticleSource extends ArticleSummary {

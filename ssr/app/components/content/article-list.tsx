@@ -92,7 +92,7 @@ function ArticleCard({ article, href, readMore, size, Heading }: { article: Arti
       <p className="text-sm text-gray-600 dark:text-gray-400">
         <time dateTime={article.date}>{formatDate(article.date)}</time>
         <span aria-hidden="true"> · </span>
-        {article.category}
+        {article.categoryTitle ?? article.category}
       </p>
       <Heading className={`mt-3 text-gray-900 dark:text-white ${title}`}>
         <Link to={href} className="hover:text-brand-600 dark:hover:text-brand-400">

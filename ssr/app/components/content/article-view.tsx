@@ -17,7 +17,7 @@ export interface ArticleViewProps {
 export function ArticleView({ article, back, publishedLabel, layout = "classic", outline = [] }: ArticleViewProps) {
   const header = (
     <>
-      <p className="mt-8 text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{article.category}</p>
+      <p className="mt-8 text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{article.categoryTitle ?? article.category}</p>
       <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{article.title}</h1>
       <p className="mt-6 text-xl leading-8 text-gray-600 dark:text-gray-400">{article.description}</p>
       <p className="mt-6 text-sm text-gray-600 dark:text-gray-400">

@@ -33,7 +33,7 @@ describe("subscribe", () => {
 
   it("shows the server's errorDetail on failure", async () => {
     const fetcher = respond(400, { errorDetail: "Please enter a valid value" });
-    expect(await subscribe("ada@", messages, fetcher)).toEqual({ status: "error", message: "Please enter a valid value" });
+    expect(await subscribe("ada@example.com", messages, fetcher)).toEqual({ status: "error", message: "Please enter a valid value" });
   });
 
   it("falls back to a generic message when the failure has no errorDetail or the network fails", async () => {
@@ -59,7 +59,7 @@ describe("initialState (the outcome of a post without JavaScript)", () => {
   it("shows 'Subscribed!' or the message of a known reason code", () => {
     expect(state("newsletter=subscribed")).toEqual({ status: "subscribed", message: "Subscribed!" });
     expect(state("newsletter=error&reason=empty")).toEqual({ status: "error", message: "Please provide an email address" });
-    expect(state("newsletter=error&reason=invalid")).toEqual({ status: "error", message: "Please enter a valid value" });
+    expect(state("newsletter=error&reason=invalid")).toEqual({ status: "error", message: "Please enter a valid email address, like you@yourstore.com." });
   });
 
   it("never echoes an unknown reason, nor inherited object keys", () => {

@@ -34,7 +34,7 @@ function fill(values: Record<string, string>) {
 
 const validContactUs = {
   "Your name": "Lakshmi R.",
-  "Work e-mail": "lakshmi@kaverihandlooms.in",
+  "Work email": "lakshmi@kaverihandlooms.in",
   "How can we help|What would you like": "We run two stores and sell on a marketplace.",
 };
 
@@ -42,7 +42,7 @@ describe("contact pages", () => {
   it("shows each page's own copy and only its fields, all labelled", async () => {
     renderAt("/contact-us");
     expect((await screen.findByRole("heading", { level: 1 })).textContent).toBe(contact.pages["contact-us"].heading);
-    for (const label of ["Your name", "Work e-mail", "Business or store name", "Phone", contact.pages["contact-us"].messageLabel]) {
+    for (const label of ["Your name", "Work email", "Business or store name", "Phone", contact.pages["contact-us"].messageLabel]) {
       expect(screen.getByLabelText(new RegExp(label))).toBeTruthy();
     }
     cleanup();
@@ -60,7 +60,7 @@ describe("contact pages", () => {
     expect(f.getAttribute("method")).toBe("post");
     expect(f.getAttribute("action")).toBe("/data-entry");
     expect((f.elements.namedItem("topic") as HTMLInputElement).value).toBe("data-entry");
-    const email = screen.getByLabelText(/Work e-mail/) as HTMLInputElement;
+    const email = screen.getByLabelText(/Work email/) as HTMLInputElement;
     expect(email.type).toBe("email");
     expect(email.required).toBe(true);
     expect((screen.getByLabelText(/Phone/) as HTMLInputElement).required).toBe(false);
@@ -79,7 +79,7 @@ describe("contact pages", () => {
       error: null,
     });
     await screen.findByRole("heading", { level: 1 });
-    const email = screen.getByLabelText(/Work e-mail/) as HTMLInputElement;
+    const email = screen.getByLabelText(/Work email/) as HTMLInputElement;
     expect(email.value).toBe("lakshmi@");
     expect(email.getAttribute("aria-invalid")).toBe("true");
     expect(document.getElementById(email.getAttribute("aria-describedby")!)!.textContent).toBe(contact.fields.email.error);
@@ -125,7 +125,7 @@ describe("contact pages", () => {
     await screen.findByRole("heading", { level: 1 });
     await waitFor(() => expect(form().noValidate).toBe(true)); // hydrated: our checks replace the browser's
 
-    const email = screen.getByLabelText(/Work e-mail/);
+    const email = screen.getByLabelText(/Work email/);
     fireEvent.change(email, { target: { value: "lakshmi@" } });
     fireEvent.blur(email);
     expect(screen.getByText(contact.fields.email.error)).toBeTruthy();
@@ -149,7 +149,7 @@ describe("contact pages", () => {
     vi.stubGlobal("fetch", fetch);
     renderAt("/general-enquiry");
     await screen.findByRole("heading", { level: 1 });
-    fill({ "Your name": "Arjun", "Work e-mail": "arjun@example.in", "Your question": "Do you support GST e-invoicing?" });
+    fill({ "Your name": "Arjun", "Work email": "arjun@example.in", "Your question": "Do you support GST e-invoicing?" });
     fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
 
     const sending = await screen.findByRole("button", { name: contact.sendingLabel });
@@ -191,13 +191,13 @@ describe("contact pages", () => {
   it("puts a field error from the edge under that field", async () => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () => new Response(JSON.stringify({ errorDetail: "Please enter a valid e-mail address, like you@yourstore.in", field: "email" }), { status: 400 })),
+      vi.fn(async () => new Response(JSON.stringify({ errorDetail: "Please enter a valid email address, like you@yourstore.in.", field: "email" }), { status: 400 })),
     );
     renderAt("/contact-us");
     await screen.findByRole("heading", { level: 1 });
     fill(validContactUs);
     fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
-    const error = await screen.findByText("Please enter a valid e-mail address, like you@yourstore.in");
+    const error = await screen.findByText("Please enter a valid email address, like you@yourstore.in.");
     expect(error.id).toBe("contact-email-error");
     vi.unstubAllGlobals();
   });
@@ -206,7 +206,7 @@ describe("contact pages", () => {
     vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
     renderAt("/career");
     await screen.findByRole("heading", { level: 1 });
-    fill({ "Your name": "Meera", "Work e-mail": "meera@example.in", "About you": "Frontend engineer, five years of React." });
+    fill({ "Your name": "Meera", "Work email": "meera@example.in", "About you": "Frontend engineer, five years of React." });
     fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
     const alert = await screen.findByRole("alert");
     expect(within(alert).getByText(contact.outcomes.unavailable)).toBeTruthy();
