@@ -36,6 +36,43 @@ test.describe("on a phone", () => {
   });
 });
 
+// Issue 32.3: Escape closes the open menu wherever the focus is, and Tab
+// and Shift+Tab stay inside it while it is open (the page behind is covered).
+test.describe("the open phone menu keeps the keyboard", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("Escape closes it with the focus outside it", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    const menu = page.getByRole("navigation", { name: "Main navigation" }).locator("details");
+    await menu.locator("summary").click();
+    await expect(menu).toHaveAttribute("open", "");
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("Escape");
+    await expect(menu).not.toHaveAttribute("open", "");
+    await expect(menu.locator("summary")).toBeFocused();
+  });
+
+  test("Tab and Shift+Tab never leave it", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    const menu = page.getByRole("navigation", { name: "Main navigation" }).locator("details");
+    await menu.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveAttribute("open", "");
+    const inside = () => menu.evaluate((el) => el.contains(document.activeElement));
+    const stops = await menu.locator("a[href], button").count();
+    for (let i = 0; i < stops + 3; i++) {
+      await page.keyboard.press("Tab");
+      expect(await inside(), `Tab ${i + 1}`).toBe(true);
+    }
+    for (let i = 0; i < stops + 3; i++) {
+      await page.keyboard.press("Shift+Tab");
+      expect(await inside(), `Shift+Tab ${i + 1}`).toBe(true);
+    }
+  });
+});
+
 test("a tap outside the open phone menu closes it", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/");

@@ -120,21 +120,44 @@ function MobileMenu() {
     const onOutside = (event: PointerEvent) => {
       if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
     };
+    // While it is open, Escape closes it (wherever the focus is) and Tab
+    // keeps the focus inside it: the page behind is covered (issue 32.3).
+    const onKey = (event: KeyboardEvent) => {
+      if (!menu.open) return;
+      const summary = menu.querySelector("summary");
+      if (event.key === "Escape") {
+        menu.open = false;
+        summary?.focus();
+        return;
+      }
+      if (event.key !== "Tab" || !summary) return;
+      const focusable = [summary, ...menu.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), input, select, textarea")].filter(
+        (el) => el === summary || el.getClientRects().length > 0,
+      );
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      const active = document.activeElement as HTMLElement | null;
+      if (!active || !menu.contains(active)) {
+        event.preventDefault();
+        first.focus();
+      } else if (event.shiftKey && active === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && active === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    };
     document.addEventListener("pointerdown", onOutside);
-    return () => document.removeEventListener("pointerdown", onOutside);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onOutside);
+      document.removeEventListener("keydown", onKey);
+    };
   }, []);
 
   return (
-    <details
-      ref={details}
-      className="group lg:hidden"
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && details.current?.open) {
-          details.current.open = false;
-          details.current.querySelector("summary")?.focus();
-        }
-      }}
-    >
+    <details ref={details} className="group lg:hidden">
       <summary className="grid size-10 cursor-pointer list-none place-items-center rounded-md [&::-webkit-details-marker]:hidden">
         <span className="sr-only">{navigation.menu.open}</span>
         <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">

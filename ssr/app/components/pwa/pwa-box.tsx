@@ -1,4 +1,4 @@
-// The prompt's message with Reload and Close, a bar over the navigation: its
+// The prompt's message with Reload and Close, a note under the header: its
 // own chunk, loaded only when there is something to say (pwa-prompt.tsx).
 import pwa from "../../../../shared/content/pwa.json";
 import type { PwaState } from "./pwa-prompt";
@@ -7,9 +7,9 @@ export function PwaBox({ state, onReload, onClose }: { state: Exclude<PwaState, 
   return (
     <div
       data-pwa-prompt={state}
-      className="pointer-events-auto flex min-h-16 items-center border-b border-gray-200 bg-white/95 text-sm text-gray-900 shadow-md backdrop-blur dark:border-white/10 dark:bg-gray-900/95 dark:text-gray-100"
+      className="pointer-events-auto rounded-2xl border border-gray-200 bg-white/95 text-sm text-gray-900 shadow-lg backdrop-blur dark:border-white/10 dark:bg-gray-900/95 dark:text-gray-100"
     >
-      <div className="mx-auto flex w-full max-w-7xl items-center gap-3 px-4 py-2 sm:px-6">
+      <div className="flex w-full items-center gap-3 px-4 py-2.5">
         <p className="flex-1 font-medium">{state === "offline-ready" ? pwa.prompt.offlineReady : pwa.prompt.needRefresh}</p>
         <div className="flex flex-none gap-2">
           {state === "need-refresh" && (

@@ -1,9 +1,9 @@
 // The installable app's prompt (SPEC §2): registers the service worker
 // /sw.js (scope /) with workbox-window after hydration, then tells the
 // visitor when the site works offline ('offline-ready') or when a new version
-// is waiting ('need-refresh'), with Reload and Close buttons. It lies over the
-// navigation bar at the top, never over a page's content (the hero's calls to
-// action, a form); 'offline-ready' leaves on its own after a few seconds
+// is waiting ('need-refresh'), with Reload and Close buttons. It is a small
+// note just under the header, never over the header or the first screen's
+// calls to action; 'offline-ready' leaves on its own after a few seconds
 // (not while the pointer or focus is on it), 'need-refresh' stays until answered.
 // Registration (register.ts, with workbox-window) and the message
 // (pwa-box.tsx) are chunks of their own, loaded after hydration and when
@@ -54,7 +54,9 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
   const reload = () => (takeUpdate.current ? takeUpdate.current() : window.location.reload());
 
   return (
-    <div ref={box} aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-50">
+    // A small note just under the header, at its right on wide screens: the header, its menu and
+    // the first screen's calls to action stay visible and usable while it shows (issue 32.3).
+    <div ref={box} aria-live="polite" className="pointer-events-none fixed inset-x-3 top-[4.5rem] z-50 sm:left-auto sm:right-4 sm:w-96">
       {state && (
         <Suspense fallback={null}>
           <PwaBox state={state} onReload={reload} onClose={() => setState(null)} />
