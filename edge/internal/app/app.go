@@ -111,8 +111,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// migrations run here.
 	a.DB = deps.DB
 	if a.DB == nil {
-		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir); err != nil {
+		// Production refuses a schema migrated by a newer edge; development
+		// (a branch switched back) says so loudly and goes on.
+		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development())); err != nil {
 			return nil, err
+		}
+		if s := a.DB.Schema; s.Newer() {
+			log.Warn("DATABASE MIGRATED BY A NEWER EDGE: allowed in development only", "schema", fmt.Sprintf("%04d %s", s.Version, s.Name), "edge_knows", fmt.Sprintf("%04d", s.Known))
 		}
 		db := a.DB
 		a.closers = append(a.closers, func() { db.Close() }) // last: after the server and the renderer
