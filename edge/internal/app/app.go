@@ -33,6 +33,7 @@ import (
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/forms"
+	"omnibus/edge/internal/http/origin"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
@@ -280,6 +281,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		Logger:   log,
 		Security: secure,
 	})
+	// One origin: any other host's request goes to PUBLIC_URL's (internal/http/origin).
+	a.Server.Use(origin.Redirect(cfg.PublicURL))
 	if m := a.Metrics; m != nil {
 		a.Server.Use(m.Middleware())
 		m.WatchRenderer(rend.Starts)
