@@ -268,16 +268,19 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		Assets:         files,
 		TrustedProxies: cfg.TrustedProxies,
 		Limits:         server.Limits{MaxConns: cfg.MaxConnections},
-		Checks: map[string]server.Check{
-			"database": func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error },
-			"renderer": rend.Check,
-		},
+		// Ready = pages can be served: the renderer answers (the page cache
+		// answers with it). The database is reported, not required: during
+		// its outage cached pages and static files still serve, and an
+		// unready edge would leave the load balancer with them.
+		Checks:   map[string]server.Check{"renderer": rend.Check},
+		Reports:  map[string]server.Check{"database": pingDB(db)},
 		Logger:   log,
 		Security: secure,
 	})
 	if m := a.Metrics; m != nil {
 		a.Server.Use(m.Middleware())
 		m.WatchRenderer(rend.Starts)
+		m.WatchDatabase(pingDB(db))
 		if sqlDB, err := db.DB.DB(); err == nil {
 			m.WatchDB(sqlDB)
 		}
@@ -364,9 +367,22 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
-	a.Log.Info("shutting down: draining in-flight requests", "timeout", a.Config.ShutdownTimeout)
+	// Drain: unready at once (/readyz 503) while still serving every
+	// request, each answer closing its keep-alive connection, for
+	// DRAIN_PERIOD, the time the load balancer takes to stop sending here.
+	a.Server.Drain()
+	a.Log.Info("draining: unready, still serving", "drain_period", a.Config.DrainPeriod.String())
+	select {
+	case err := <-serveErr:
+		return err
+	case <-time.After(a.Config.DrainPeriod):
+	}
+	a.Log.Info("shutting down: finishing in-flight requests", "timeout", a.Config.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
 	defer cancel()
+	// The listener stays open until nothing is in flight: a page being
+	// rendered may call this edge back.
+	_ = a.Server.Idle(sctx)
 	if err := a.Shutdown(sctx); err != nil {
 		a.Log.Warn("drain incomplete; remaining connections closed", "err", err)
 	}
@@ -374,6 +390,11 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// pingDB is the database's readiness report and omnibus_database_up.
+func pingDB(db *storage.DB) func(ctx context.Context) error {
+	return func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error }
 }
 
 // loopbackAddr is the address the renderer uses to reach this listener:

@@ -46,6 +46,10 @@ type Config struct {
 	// ShutdownTimeout bounds how long SIGTERM waits for in-flight requests
 	// (SHUTDOWN_TIMEOUT, default 15s).
 	ShutdownTimeout time.Duration
+	// DrainPeriod is how long SIGTERM keeps the edge serving, unready and
+	// closing keep-alive connections, before it stops accepting: the time
+	// the load balancer takes to notice (DRAIN_PERIOD, default 5s).
+	DrainPeriod time.Duration
 	// RendererTimeout bounds one proxied page request (RENDERER_TIMEOUT, default 30s).
 	RendererTimeout time.Duration
 	// RendererDev runs the child renderer as `node server.js --dev` (Vite
@@ -201,6 +205,7 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 		SSRDir:               l.str("SSR_DIR", filepath.Join("..", "ssr")),
 		PublicURL:            l.origin("PUBLIC_URL", "http://localhost:8080"),
 		ShutdownTimeout:      l.duration("SHUTDOWN_TIMEOUT", 15*time.Second),
+		DrainPeriod:          l.duration("DRAIN_PERIOD", 5*time.Second),
 		RendererTimeout:      l.duration("RENDERER_TIMEOUT", 30*time.Second),
 		RendererDev:          l.boolean("RENDERER_DEV"),
 		RendererStartTimeout: l.duration("RENDERER_START_TIMEOUT", 60*time.Second),
@@ -264,6 +269,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("SSR_DIR", c.SSRDir),
 		slog.String("PUBLIC_URL", c.PublicURL),
 		slog.Duration("SHUTDOWN_TIMEOUT", c.ShutdownTimeout),
+		slog.Duration("DRAIN_PERIOD", c.DrainPeriod),
 		slog.Duration("RENDERER_TIMEOUT", c.RendererTimeout),
 		slog.Bool("RENDERER_DEV", c.RendererDev),
 		slog.Duration("RENDERER_START_TIMEOUT", c.RendererStartTimeout),
