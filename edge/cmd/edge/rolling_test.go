@@ -475,4 +475,3 @@ func tail(s string, n int) string {
 	}
 	return s[len(s)-n:]
 }
-
