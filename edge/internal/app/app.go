@@ -267,7 +267,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PageMiddleware: []echo.MiddlewareFunc{formPages.Middleware},
 		Assets:         files,
 		TrustedProxies: cfg.TrustedProxies,
-		Limits:         server.Limits{MaxConns: cfg.MaxConnections},
+		Limits:         server.Limits{MaxConns: cfg.MaxConnections, MaxConnsPerClient: cfg.MaxConnectionsPerClient},
 		// Ready = pages can be served: the renderer answers (the page cache
 		// answers with it). The database is reported, not required: during
 		// its outage cached pages and static files still serve, and an

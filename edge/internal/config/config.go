@@ -123,6 +123,10 @@ type Config struct {
 	// MaxConnections caps the edge's open client connections
 	// (MAX_CONNECTIONS, default 4096); more wait to be accepted.
 	MaxConnections int
+	// MaxConnectionsPerClient caps one direct peer's open connections
+	// (MAX_CONNECTIONS_PER_CLIENT, default 128, at most half of
+	// MAX_CONNECTIONS); TRUSTED_PROXIES are exempt.
+	MaxConnectionsPerClient int
 	// DBMaxOpenConns bounds the database connection pool
 	// (DB_MAX_OPEN_CONNS, default 20).
 	DBMaxOpenConns int
@@ -234,6 +238,7 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 		RendererMetricsURL:   l.httpURL("RENDERER_METRICS_URL", "", false),
 	}
 	cfg.RendererMetricsPort = l.port("RENDERER_METRICS_PORT", cfg.RendererPort+1)
+	cfg.MaxConnectionsPerClient = l.count("MAX_CONNECTIONS_PER_CLIENT", 128)
 	if cfg.MetricsAddr != "" && samePort(cfg.MetricsAddr, cfg.Addr) {
 		l.fail("METRICS_ADDR", cfg.MetricsAddr, "a port other than LISTEN_ADDR's: metrics are never served on the public port")
 	}
@@ -293,6 +298,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("ADMIN_CONSOLE_URL", c.AdminConsoleURL),
 		slog.Any("TRUSTED_PROXIES", c.TrustedProxies),
 		slog.Int("MAX_CONNECTIONS", c.MaxConnections),
+		slog.Int("MAX_CONNECTIONS_PER_CLIENT", c.MaxConnectionsPerClient),
 		slog.Int("DB_MAX_OPEN_CONNS", c.DBMaxOpenConns),
 		slog.Duration("DB_POOL_WAIT", c.DBPoolWait),
 		slog.String("METRICS_ADDR", c.MetricsAddr),

@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -98,6 +99,7 @@ type Server struct {
 	log     *slog.Logger
 	http    *http.Server
 	limits  Limits
+	exempt  func(netip.Addr) bool // peers not capped per client (exemptPeer)
 
 	// draining is set by Drain: /readyz answers 503 and every answer closes
 	// its connection. inflight counts the requests being answered.
@@ -144,7 +146,9 @@ func New(opts Options) *Server {
 		MaxHeaderBytes:    s.limits.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 		ConnContext:       connContext,
+		ConnState:         connState,
 	}
+	s.exempt = exemptPeer(opts.TrustedProxies)
 	s.SetPages(opts.Pages)
 
 	e.Use(func(echo.HandlerFunc) echo.HandlerFunc { return s.chain })
@@ -303,11 +307,29 @@ func (s *Server) Idle(ctx context.Context) error {
 // connections at a time (listener). It returns nil after a graceful
 // shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	err := s.http.Serve(newListener(ln, s.limits.MaxConns))
+	err := s.http.Serve(newListener(ln, s.limits.MaxConns, s.limits.MaxConnsPerClient, s.exempt))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return err
+}
+
+// exemptPeer: the peers whose connections are not capped per client, the
+// trusted proxies (every visitor behind one shares its address) and this
+// host's own loopback address.
+func exemptPeer(trusted request.Proxies) func(netip.Addr) bool {
+	v4, v6 := netip.MustParseAddr("127.0.0.1"), netip.IPv6Loopback()
+	return func(a netip.Addr) bool {
+		if a == v4 || a == v6 {
+			return true
+		}
+		for _, p := range trusted {
+			if p.Contains(a) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // Shutdown stops accepting connections and waits for in-flight requests,
