@@ -249,6 +249,17 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		if files, err = assets.New(dir); err != nil {
 			return nil, err
 		}
+		// This build's hashed files go to the shared database, and the
+		// other builds' live there: during a rolling update no page of
+		// either build misses a file on any edge (decision 0024).
+		pctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		build, err := files.Publish(pctx, a.DB)
+		cancel()
+		if err != nil {
+			log.Error("assets: this build's files are not in the database; other builds' pages may miss them on this edge", "err", err)
+		} else {
+			log.Info("assets: build published", "build", build)
+		}
 	}
 
 	// Forms posted to their own page without JavaScript (shared/routes.json's
