@@ -136,7 +136,7 @@ func TestDrainTurnsUnreadyAndClosesKeepAlive(t *testing.T) {
 	ask := func() *http.Response {
 		t.Helper()
 		c.SetDeadline(time.Now().Add(5 * time.Second))
-		if _, err := io.WriteString(c, "GET /features HTTP/1.1\r\nHost: x\r\nUser-Agent: "+edgetest.ChromeUA+"\r\n\r\n"); err != nil {
+		if _, err := io.WriteString(c, "GET /features HTTP/1.1\r\nHost: "+strings.TrimPrefix(e.URL, "http://")+"\r\nUser-Agent: "+edgetest.ChromeUA+"\r\n\r\n"); err != nil {
 			t.Fatal(err)
 		}
 		res, err := http.ReadResponse(br, nil)
