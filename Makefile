@@ -89,7 +89,7 @@ nginx: | java
 	@if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "Installing Debian's nginx for the rolling-restart test..."; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
 	  else \
 	    echo "The rolling-restart test needs Debian's nginx: run 'sudo apt-get install nginx-light'" >&2; exit 1; \
 	  fi; \
