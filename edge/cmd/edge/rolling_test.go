@@ -136,14 +136,22 @@ func (s *rollSite) control(ctx context.Context) {
 		s.mu.Lock()
 		edges := append([]*edgeProc(nil), s.edges...)
 		s.mu.Unlock()
-		var servers []string
-		for _, e := range edges {
+		// Every edge asked at once: one slow answer must not delay the others.
+		up := make([]bool, len(edges))
+		var wg sync.WaitGroup
+		for i, e := range edges {
 			select {
 			case <-e.done:
 				continue
 			default:
 			}
-			if ready(e.url()) {
+			wg.Add(1)
+			go func() { defer wg.Done(); up[i] = ready(e.url()) }()
+		}
+		wg.Wait()
+		var servers []string
+		for i, e := range edges {
+			if up[i] {
 				servers = append(servers, fmt.Sprintf("server 127.0.0.1:%d;", e.port))
 			}
 		}
@@ -264,7 +272,7 @@ func TestRollingRestartDropsNothing(t *testing.T) {
 		"DATABASE_URL="+storagetest.EmptyPostgres(t),
 		"PUBLIC_URL="+public,
 		"SSR_DIR="+ssr,
-		"DRAIN_PERIOD=2s",
+		"DRAIN_PERIOD=3s", // well above the controller's poll (100 ms) and an nginx reload
 		"SHUTDOWN_TIMEOUT=10s",
 		"DB_MAX_OPEN_CONNS=5",
 		"METRICS_ADDR=",
