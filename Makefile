@@ -29,8 +29,14 @@ $(SSR_BUILD): node_modules/.package-lock.json $(SSR_SRC)
 	npm run build -w ssr
 	@touch $@
 build-edge: $(EDGE_BIN)
-$(EDGE_BIN): $(GO_SRC)
+$(EDGE_BIN): $(GO_SRC) shared/content-dates.json
 	cd edge && go build -o bin/edge ./cmd/edge
+# The day each content file last changed, from git (the sitemap's lastmod, never the build
+# time): refreshed on every build, rewritten only when a date moved, so an unchanged
+# tree rebuilds nothing; without git the committed file stands (scripts/content-dates.mjs).
+shared/content-dates.json: FORCE
+	@node scripts/content-dates.mjs
+FORCE:
 
 ## run: set up and serve the site on http://localhost:8080 with the embedded SQLite
 ## (metrics on http://127.0.0.1:9090/metrics; METRICS_ADDR= turns them off)
