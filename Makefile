@@ -22,7 +22,7 @@ build: build-ssr build-edge
 # The renderer's build reads its app, its public files, its config and shared/ (route
 # table, content, validation rules); tests are not part of it.
 SSR_SRC := $(shell find ssr/app ssr/public shared -type f -not -name '*.go' -not -name '*.test.ts' -not -name '*.test.tsx' 2>/dev/null) \
-  $(wildcard ssr/*.ts) ssr/package.json ssr/tsconfig.json ssr/scripts/precompress.mjs
+  $(wildcard ssr/*.ts) ssr/package.json ssr/tsconfig.json ssr/scripts/precompress.mjs ssr/scripts/og-images.mjs
 SSR_BUILD := ssr/build/server/index.js
 build-ssr: $(SSR_BUILD)
 $(SSR_BUILD): node_modules/.package-lock.json $(SSR_SRC)

@@ -25,6 +25,8 @@ export interface RouteEntry {
   query?: string[];
   /** The form the page takes posted to its own address without JavaScript (the edge: internal/forms). */
   form?: FormId;
+  /** A page only a visitor in the middle of something reaches (an order's confirmation): out of the sitemap and search. */
+  noindex?: boolean;
 }
 
 /** The forms that work without JavaScript by posting to their page (routes.json's form and layoutForm). */
