@@ -87,6 +87,9 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 	}
 
 	rss := (&feeds.Rss{Feed: f}).RssFeed()
+	// RSS names an editor by e-mail address, which the site has none of
+	// to publish (Atom's author is the site's name).
+	rss.ManagingEditor = ""
 	for i, item := range rss.Items {
 		item.Category = list[i].Category
 	}

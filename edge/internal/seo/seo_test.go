@@ -169,6 +169,9 @@ func TestFeeds(t *testing.T) {
 	if err := xml.Unmarshal(rec.Body.Bytes(), &rss); err != nil {
 		t.Fatal(err)
 	}
+	if strings.Contains(rec.Body.String(), "managingEditor") {
+		t.Error("RSS names a managingEditor, which must be an e-mail address the site has none of")
+	}
 	if rss.Version != "2.0" || rss.Channel.Link != "https://omnibus.example/blog" || len(rss.Channel.Items) != len(want) {
 		t.Fatalf("RSS: version %q link %q, %d items for %d articles", rss.Version, rss.Channel.Link, len(rss.Channel.Items), len(want))
 	}
