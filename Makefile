@@ -22,15 +22,21 @@ build: build-ssr build-edge
 # The renderer's build reads its app, its public files, its config and shared/ (route
 # table, content, validation rules); tests are not part of it.
 SSR_SRC := $(shell find ssr/app ssr/public shared -type f -not -name '*.go' -not -name '*.test.ts' -not -name '*.test.tsx' 2>/dev/null) \
-  $(wildcard ssr/*.ts) ssr/package.json ssr/tsconfig.json ssr/scripts/precompress.mjs
+  $(wildcard ssr/*.ts) ssr/package.json ssr/tsconfig.json ssr/scripts/precompress.mjs ssr/scripts/og-images.mjs
 SSR_BUILD := ssr/build/server/index.js
 build-ssr: $(SSR_BUILD)
 $(SSR_BUILD): node_modules/.package-lock.json $(SSR_SRC)
 	npm run build -w ssr
 	@touch $@
 build-edge: $(EDGE_BIN)
-$(EDGE_BIN): $(GO_SRC)
+$(EDGE_BIN): $(GO_SRC) shared/content-dates.json
 	cd edge && go build -o bin/edge ./cmd/edge
+# The day each content file last changed, from git (the sitemap's lastmod, never the build
+# time): refreshed on every build, rewritten only when a date moved, so an unchanged
+# tree rebuilds nothing; without git the committed file stands (scripts/content-dates.mjs).
+shared/content-dates.json: FORCE
+	@node scripts/content-dates.mjs
+FORCE:
 
 ## run: set up and serve the site on http://localhost:8080 with the embedded SQLite
 ## (metrics on http://127.0.0.1:9090/metrics; METRICS_ADDR= turns them off)
