@@ -12,6 +12,7 @@
 //	edge mail [-n N] [-to ADDRESS]       print the development mail outbox (no SMTP_URL)
 //	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
 //	edge migrate                         migrate the database and exit
+//	edge staff grant|revoke EMAIL | list  mark an account staff (the /staff/insights page)
 package main
 
 import (
@@ -23,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"omnibus/edge/internal/analytics"
 	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
@@ -54,8 +56,15 @@ func main() {
 			os.Exit(healthcheck.Run(os.Args[2:], cfg.Addr, os.Stdout, os.Stderr))
 		case "migrate": // edge migrate: the Kubernetes init container
 			os.Exit(migrate.Run(os.Args[2:], cfg, os.Stdout, os.Stderr))
+		case "staff": // edge staff grant|revoke EMAIL, edge staff list: who sees /staff/insights
+			db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "edge staff: %v\n", err)
+				os.Exit(1)
+			}
+			os.Exit(analytics.RunStaffCommand(os.Args[2:], db, os.Stdout, os.Stderr))
 		default:
-			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, mail, healthcheck, migrate)\n", os.Args[1])
+			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, mail, healthcheck, migrate, staff)\n", os.Args[1])
 			os.Exit(2)
 		}
 	}
