@@ -281,3 +281,115 @@ func TestNoVisitorDataStored(t *testing.T) {
 		}
 	})
 }
+
+// register makes an account through the site and leaves c signed in.
+func (c *client) register(email string, extra string) {
+	c.t.Helper()
+	body := `{"name":"Ana Lima","email":"` + email + `","password":"correct horse battery","storeName":"` + strings.Split(email, "@")[0] + `-store"` + extra + `}`
+	req, _ := http.NewRequest(http.MethodPost, c.base+"/api/v1/oaccount/register", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", c.base)
+	res, err := c.c.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		c.t.Fatalf("register %s: %d", email, res.StatusCode)
+	}
+}
+
+func staffCommand(t *testing.T, db *storage.DB, args ...string) {
+	t.Helper()
+	var out, errOut strings.Builder
+	if code := analytics.RunStaffCommand(args, db, &out, &errOut); code != 0 {
+		t.Fatalf("edge staff %v: exit %d: %s", args, code, errOut.String())
+	}
+}
+
+// The staff page is the 404 page to anyone but staff (anonymous, signed
+// in, or claiming staff on sign-up); the operator's command makes an
+// account staff, and staff see the counts: a chart drawn on the server
+// (SVG, no script) and the tables, each as CSV.
+func TestStaffPage(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		e := start(t, db, nil)
+		anon := newClient(t, e.URL)
+		for _, p := range []string{analytics.StaffPath, analytics.StaffPath + "/views.csv"} {
+			if res, body := anon.get(p); res.StatusCode != 404 || !strings.Contains(body, "Page not found") {
+				t.Fatalf("anonymous %s: %d %q", p, res.StatusCode, body)
+			}
+		}
+		ana := newClient(t, e.URL)
+		ana.register("ana@example.com", `,"staff":true,"isStaff":true,"role":"staff"`)
+		if res, body := ana.get(analytics.StaffPath); res.StatusCode != 404 || !strings.Contains(body, "Page not found") {
+			t.Fatalf("signed-in non-staff: %d %q", res.StatusCode, body)
+		}
+		if out := new(strings.Builder); analytics.RunStaffCommand([]string{"grant", "nobody@example.com"}, db, out, out) != 1 {
+			t.Errorf("grant to an unknown address succeeded: %s", out)
+		}
+
+		visitor := newClient(t, e.URL)
+		visitor.get("/go/spring-ai")
+		visitor.get("/features", "Referer", "https://www.bing.com/")
+		visitor.get("/features", "User-Agent", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
+
+		staffCommand(t, db, "grant", "Ana@Example.com")
+		res, body := ana.get(analytics.StaffPath)
+		if res.StatusCode != 200 {
+			t.Fatalf("staff: %d %q", res.StatusCode, body)
+		}
+		if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "no-store") {
+			t.Errorf("Cache-Control %q", cc)
+		}
+		if res.Header.Get("X-Robots-Tag") == "" || !strings.Contains(body, `<meta name="robots" content="noindex`) {
+			t.Errorf("not noindex: %v", res.Header)
+		}
+		csp := res.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src") || strings.Contains(body, "<script") {
+			t.Errorf("CSP %q or a script on the page", csp)
+		}
+		// The chart without JavaScript: 30 bars, today's holding the visit.
+		if n := strings.Count(body, `<rect class="bar"`); n != analytics.ReportDays {
+			t.Errorf("%d bars, want %d", n, analytics.ReportDays)
+		}
+		for _, s := range []string{`data-views="1"><title>`, "<svg", "spring-2026", "newsletter/email", "bing.com", "/go/spring-ai", "googlebot", "/features"} {
+			if !strings.Contains(body, s) {
+				t.Errorf("staff page lacks %q", s)
+			}
+		}
+		for table, line := range map[string]string{
+			"views": ",/features,1", "pages": "/features,1", "campaigns": "spring-2026,newsletter,email,1",
+			"referrers": "bing.com,1", "clicks": "/go/spring-ai,/features#ai,1", "crawlers": "googlebot,/features,1",
+		} {
+			res, body := ana.get(analytics.StaffPath + "/" + table + ".csv")
+			if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/csv") || !strings.Contains(body, line) {
+				t.Errorf("%s.csv: %d %s %q, want a line %q", table, res.StatusCode, res.Header.Get("Content-Type"), body, line)
+			}
+		}
+		staffCommand(t, db, "revoke", "ana@example.com")
+		if res, _ := ana.get(analytics.StaffPath); res.StatusCode != 404 {
+			t.Errorf("after revoke: %d", res.StatusCode)
+		}
+	})
+}
+
+// Views by route and crawler visits by crawler are Prometheus series.
+func TestPrometheusSeries(t *testing.T) {
+	e := start(t, storagetest.SQLite(t), func(c *config.Config) { c.MetricsAddr = "127.0.0.1:0" })
+	c := newClient(t, e.URL)
+	c.get("/features")
+	c.get("/features")
+	c.get("/features", "User-Agent", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
+	res, err := http.Get(e.App.MetricsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	for _, s := range []string{`omnibus_page_views_total{route="/features"} 2`, `omnibus_crawler_visits_total{crawler="googlebot"} 1`} {
+		if !strings.Contains(string(body), s) {
+			t.Errorf("metrics lack %q", s)
+		}
+	}
+}

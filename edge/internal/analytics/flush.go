@@ -75,7 +75,11 @@ func (t *Tracker) Flush(ctx context.Context) error {
 		referrers[Direct] += direct
 	}
 	for c, n := range campaigns {
-		rows = append(rows, Count{day, KindCampaign, c.Campaign, c.Source + "/" + c.Medium, int64(n)})
+		dim2 := c.Source + "/" + c.Medium
+		if c == (campaign{Campaign: Other}) {
+			dim2 = ""
+		}
+		rows = append(rows, Count{day, KindCampaign, c.Campaign, dim2, int64(n)})
 	}
 	for h, n := range referrers {
 		rows = append(rows, Count{day, KindReferrer, h, "", int64(n)})

@@ -71,6 +71,9 @@ func refererHost(ref string) (host, raw string) {
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		rest = rest[:i]
 	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:] // user:password@ never counts, nor is stored
+	}
 	if i := strings.LastIndexByte(rest, ':'); i >= 0 {
 		rest = rest[:i]
 	}

@@ -11,17 +11,17 @@ const ReportDays = 30
 
 // Report is the staff page's data: the last ReportDays days, today included.
 type Report struct {
-	From, To  string      // UTC days
-	Days      []DayCount  // every day, oldest first (zero days included)
-	Views     []DayRoute  // views per day and route (the CSV)
-	Pages     []Row       // views by route, most first
-	Campaigns []Row       // landings by campaign (Label utm_campaign, Detail source/medium)
-	Referrers []Row       // landings by referring host
-	Clicks    []Row       // clicks by short link (Detail: target), every link
-	Crawls    []Row       // crawler visits (Label crawler, Detail route)
-	Crawlers  []Row       // crawler visits by crawler
-	Total     int64       // views in the period
-	Max       int64       // the busiest day's views
+	From, To  string     // UTC days
+	Days      []DayCount // every day, oldest first (zero days included)
+	Views     []DayRoute // views per day and route (the CSV)
+	Pages     []Row      // views by route, most first
+	Campaigns []Row      // landings by campaign (Label utm_campaign, Detail source/medium)
+	Referrers []Row      // landings by referring host
+	Clicks    []Row      // clicks by short link (Detail: target), every link
+	Crawls    []Row      // crawler visits (Label crawler, Detail route)
+	Crawlers  []Row      // crawler visits by crawler
+	Total     int64      // views in the period
+	Max       int64      // the busiest day's views
 }
 
 // DayCount is one day's views.
