@@ -3,7 +3,6 @@ package analytics
 import (
 	"context"
 	"sort"
-	"time"
 )
 
 // ReportDays is how far back the staff page looks.
@@ -118,6 +117,3 @@ func sorted(m map[[2]string]int64) []Row {
 	})
 	return rows
 }
-
-// days is used by tests and the chart: d days before now's day.
-func dayOf(t time.Time) string { return t.UTC().Format("2006-01-02") }
