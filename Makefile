@@ -40,7 +40,7 @@ run: build edge/bin/oidcdev
 ## dev: renderer with Vite hot reload behind the edge
 dev: install build-edge
 	mkdir -p data
-	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr RENDERER_DEV=1 ./bin/edge
+	cd edge && OMNIBUS_ENV=development DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr RENDERER_DEV=1 ./bin/edge
 
 ## test: every test. The two builds side by side with the installs of Stripe's mock
 ## and of Chromium and Java (apt waits on the network and the disk, not the CPU),

@@ -34,6 +34,7 @@ import (
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/forms"
+	"omnibus/edge/internal/http/origin"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
@@ -114,8 +115,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// migrations run here.
 	a.DB = deps.DB
 	if a.DB == nil {
-		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir); err != nil {
+		// Production refuses a schema migrated by a newer edge; development
+		// (a branch switched back) says so loudly and goes on.
+		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development())); err != nil {
 			return nil, err
+		}
+		if s := a.DB.Schema; s.Newer() {
+			log.Warn("DATABASE MIGRATED BY A NEWER EDGE: allowed in development only", "schema", fmt.Sprintf("%04d %s", s.Version, s.Name), "edge_knows", fmt.Sprintf("%04d", s.Known))
 		}
 		db := a.DB
 		a.closers = append(a.closers, func() { db.Close() }) // last: after the server and the renderer
@@ -290,6 +296,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		Logger:   log,
 		Security: secure,
 	})
+	// One origin: any other host's request goes to PUBLIC_URL's (internal/http/origin).
+	a.Server.Use(origin.Redirect(cfg.PublicURL))
 	if m := a.Metrics; m != nil {
 		a.Server.Use(m.Middleware())
 		m.WatchRenderer(rend.Starts)

@@ -103,7 +103,7 @@ func TestRequestIDReachesRenderer(t *testing.T) {
 // and scheme in X-Forwarded-*.
 func TestForwardedHeadersFromTrustedProxy(t *testing.T) {
 	var rr recordingRenderer
-	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t)})
+	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t), PublicURL: "https://omnibus.example"})
 	get(t, e.URL+"/contact-us", map[string]string{
 		"X-Forwarded-For":   "203.0.113.7",
 		"X-Forwarded-Proto": "https",
@@ -126,7 +126,7 @@ func TestForwardedHeadersFromTrustedProxy(t *testing.T) {
 // scheme: forwarding headers from an untrusted peer are replaced.
 func TestForwardedHeadersFromUntrustedPeerAreReplaced(t *testing.T) {
 	var rr recordingRenderer
-	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t)})
+	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t), PublicURL: "http://shop.example"})
 	req := httptest.NewRequest(http.MethodGet, "/contact-us", nil)
 	req.RemoteAddr = "198.51.100.9:5555"
 	req.Host = "shop.example"

@@ -93,6 +93,8 @@ export interface ContentLink {
 }
 
 export interface ContentPlan {
+  /** The plan's id in plans.json: its card's anchor is #plan-<id>. */
+  id?: string;
   name: string;
   price: string;
   period: string;
@@ -113,7 +115,8 @@ export interface ContentSection {
   plans?: ContentPlan[];
   /** "plans": the section shows the plans of shared/content/plans.json. */
   catalogue?: "plans";
-  faqs?: Array<{ question: string; answer: string }>;
+  /** Questions and answers; id is the item's anchor (/old-pricing#faq-gst). */
+  faqs?: Array<{ id?: string; question: string; answer: string }>;
 }
 
 /** A generic content page of pages.json (see its $comment). */

@@ -69,6 +69,6 @@ export function routeMeta({ location, matches }: MetaArgsLike): MetaDescriptor[]
     description: entry.description,
     publicUrl: publicUrlFrom(matches),
     pathname: location.pathname,
-    noindex: entry.id === notFound.id || isDemoRoute(entry.module),
+    noindex: entry.id === notFound.id || isDemoRoute(entry.module) || entry.noindex === true,
   });
 }
