@@ -25,6 +25,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/accounts"
+	"omnibus/edge/internal/analytics"
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/billing"
 	"omnibus/edge/internal/billing/stripepay"
@@ -90,6 +91,8 @@ type App struct {
 	Metrics *metrics.Metrics
 	// MetricsURL is the metrics listener's http://host:port/metrics.
 	MetricsURL string
+	// Analytics counts page views, answers /go/ links and the staff page.
+	Analytics *analytics.Tracker
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -243,6 +246,18 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if !cfg.RendererDev {
 		pages = policies.Canonical(pages)
 	}
+	// Visit counts, campaign short links (/go/…) and the staff page
+	// (internal/analytics): outermost, to read the utm tags before
+	// Canonical drops them; one hook, counting once the answer is out.
+	if a.Analytics, err = analytics.New(analytics.Options{
+		DB: a.DB, RoutesJSON: shared.RoutesJSON, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
+		PublicURL: cfg.PublicURL, Account: a.accountID, Logger: log,
+	}); err != nil {
+		return nil, err
+	}
+	a.Analytics.Start()
+	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
+	pages = a.Analytics.Pages(pages)
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
@@ -300,6 +315,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		a.Server.Use(m.Middleware())
 		m.WatchRenderer(rend.Starts)
 		m.WatchDatabase(pingDB(db))
+		m.WatchAnalytics(a.Analytics.Totals)
 		if sqlDB, err := db.DB.DB(); err == nil {
 			m.WatchDB(sqlDB)
 		}
@@ -414,6 +430,16 @@ func (a *App) Run(ctx context.Context) error {
 // pingDB is the database's readiness report and omnibus_database_up.
 func pingDB(db *storage.DB) func(ctx context.Context) error {
 	return func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error }
+}
+
+// accountID is the signed-in account of a request, for the staff page
+// (nil writer: no cookie is touched; the session middleware does that).
+func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
+	acct, err := a.Accounts.Current(nil, r)
+	if err != nil || acct == nil {
+		return 0, false
+	}
+	return acct.ID, true
 }
 
 // loopbackAddr is the address the renderer uses to reach this listener:
