@@ -87,7 +87,8 @@ export default function BlogDemoPage() {
             <section>
               <h2 className="text-xl font-bold tracking-tight">Archive</h2>
               <div className="mt-4">
-                <ArticleList articles={articles} readMore={labels.readMore} layout="compact" />
+                {/* The featured post above is not listed again (issue 32.6). */}
+                <ArticleList articles={articles.slice(1)} readMore={labels.readMore} layout="compact" />
               </div>
             </section>
           </div>
