@@ -34,7 +34,7 @@ export function pwaPlugin() {
     workbox: {
       globPatterns: [
         "assets/**/*.{js,css}",
-        "offline.html",
+        "offline.{html,css}",
         "favicon.{png,webp}",
         "icons/*.png",
         "images/placeholder.svg",

@@ -105,6 +105,13 @@ test("offline: a visited page opens from the cache, an unvisited one shows the o
 
     await page.goto("/partner-with-us");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are offline");
+    // Styled under the strict CSP (issue 32.3): its stylesheet applies, light and dark.
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: "light" });
+    await expect.poll(background).toBe("rgb(255, 255, 255)");
+    await expect(page.getByRole("link", { name: "Try again" })).toHaveCSS("border-radius", "999px");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expect.poll(background).toBe("rgb(11, 10, 20)");
   } finally {
     await context.setOffline(false);
   }
