@@ -4,7 +4,8 @@
 // form's state (lib/form-state.ts): the values (never a password), every
 // field's error and the form's own; the Google and confirmation flows bring
 // their error back as /login?error=<code>.
-import { useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect, useState, type ChangeEvent, type FormEvent } from "react";
+import { takeTyped } from "~/lib/typed-before-hydration";
 import { useSearchParams } from "react-router";
 import { useRefusedForm, type FormId } from "~/lib/form-state";
 import { messageFor } from "./api";
@@ -34,6 +35,12 @@ export function useAuthForm<K extends string>(form: FormId, initial: Record<K, s
   );
   // Its first invalid field takes the focus, as a refused submit with JavaScript does.
   const [focus] = useState(() => firstError(refusedErrors));
+  // What was typed before the page hydrated stays (lib/typed-before-hydration.ts).
+  useEffect(() => {
+    const restored = Object.fromEntries(names.map((k) => [k, takeTyped(k)]).filter(([, v]) => v !== undefined)) as Partial<Record<K, string>>;
+    if (Object.keys(restored).length > 0) setValues((v) => ({ ...v, ...restored }));
+    // Once, after the first render: later typing is the state's.
+  }, []);
 
   return {
     values,
