@@ -8,7 +8,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser chromium java bench lighthouse clean
+.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser chromium java nginx bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -54,7 +54,7 @@ dev: install build-edge
 ## its own: go test spends much of its time linking), then the browser tests alone,
 ## as they have time budgets.
 test:
-	$(MAKE) -j3 --output-sync=target build stripe-mock java
+	$(MAKE) -j3 --output-sync=target build stripe-mock java nginx
 	$(MAKE) -j2 --output-sync=target test-go test-node
 	$(MAKE) test-browser
 
@@ -86,6 +86,18 @@ chromium:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else \
 	    echo "Browser tests need Debian's Chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'" >&2; exit 1; \
+	  fi; \
+	fi
+
+## nginx: Debian's nginx for the rolling-restart test (edge/cmd/edge; installed when missing and we are root;
+## after java, as apt installs one package set at a time)
+nginx: | java
+	@if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's nginx for the rolling-restart test..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
+	  else \
+	    echo "The rolling-restart test needs Debian's nginx: run 'sudo apt-get install nginx-light'" >&2; exit 1; \
 	  fi; \
 	fi
 

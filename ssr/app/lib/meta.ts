@@ -62,6 +62,6 @@ export function routeMeta({ location, matches }: MetaArgsLike): MetaDescriptor[]
     description: entry.description,
     publicUrl: publicUrlFrom(matches),
     pathname: location.pathname,
-    noindex: entry.id === notFound.id || isDemoRoute(entry.module) || entry.noindex === true,
+    noindex: entry.noindex || entry.id === notFound.id || isDemoRoute(entry.module),
   });
 }
