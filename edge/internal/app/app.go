@@ -199,6 +199,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
 		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log, Security: secure})
+		a.Cache.SetCDN(cfg.CDNPurgeURLs, nil) // purges begun here reach the CDN in front too
 		fanCtx, stopFanout := context.WithCancel(context.Background())
 		a.closers = append(a.closers, stopFanout)
 		if err := a.Cache.StartFanout(fanCtx, a.DB); err != nil { // PostgreSQL: purges reach every instance

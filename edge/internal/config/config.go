@@ -30,6 +30,11 @@ type Config struct {
 	// DatabaseURL selects PostgreSQL when set (DATABASE_URL, a postgres://
 	// URL). Empty means the embedded SQLite file under DataDir.
 	DatabaseURL string
+	// DatabaseDirectURL is a direct (session) connection to the same
+	// database for what a transaction-mode pooler such as PgBouncer cannot
+	// carry: the purge listener (LISTEN) and the migration lock
+	// (DATABASE_DIRECT_URL; default DATABASE_URL). See docs/operating.md.
+	DatabaseDirectURL string
 	// DataDir holds the SQLite file and other local state (DATA_DIR, default "data").
 	DataDir string
 	// RendererURL points at an external renderer (RENDERER_URL). Empty means
@@ -133,6 +138,11 @@ type Config struct {
 	// (STRIPE_WEBHOOK_SECRET, whsec_…, of the endpoint for
 	// PUBLIC_URL/api/v1/payments/stripe/webhook).
 	StripeWebhookSecret string
+	// CDNPurgeURLs are the caches in front of the edges (a CDN, Varnish)
+	// that every purge is passed on to as an HTTP PURGE request
+	// (CDN_PURGE_URLS, comma-separated http or https URLs; default none).
+	// See deploy/varnish/default.vcl.
+	CDNPurgeURLs []string
 	// StripeAPIURL replaces Stripe's API origin (STRIPE_API_URL; stripe-mock
 	// in development and tests only). Empty: https://api.stripe.com.
 	StripeAPIURL string
@@ -195,6 +205,7 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 	cfg := Config{
 		Addr:                 l.hostPort("LISTEN_ADDR", ":8080"),
 		DatabaseURL:          l.postgresURL("DATABASE_URL"),
+		DatabaseDirectURL:    l.postgresURL("DATABASE_DIRECT_URL"),
 		DataDir:              l.str("DATA_DIR", "data"),
 		RendererURL:          l.httpURL("RENDERER_URL", "", false),
 		RendererPort:         l.port("RENDERER_PORT", 3001),
@@ -227,6 +238,10 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 		DBPoolWait:           l.duration("DB_POOL_WAIT", 2*time.Second),
 		MetricsAddr:          l.hostPort("METRICS_ADDR", ""),
 		RendererMetricsURL:   l.httpURL("RENDERER_METRICS_URL", "", false),
+		CDNPurgeURLs:         l.httpURLs("CDN_PURGE_URLS"),
+	}
+	if cfg.DatabaseDirectURL != "" && cfg.DatabaseURL == "" {
+		l.fail("DATABASE_DIRECT_URL", "set", "only together with DATABASE_URL")
 	}
 	cfg.RendererMetricsPort = l.port("RENDERER_METRICS_PORT", cfg.RendererPort+1)
 	if cfg.MetricsAddr != "" && samePort(cfg.MetricsAddr, cfg.Addr) {
@@ -258,6 +273,7 @@ func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("LISTEN_ADDR", c.Addr),
 		slog.String("DATABASE_URL", redactURL(c.DatabaseURL)),
+		slog.String("DATABASE_DIRECT_URL", redactURL(c.DatabaseDirectURL)),
 		slog.String("DATA_DIR", c.DataDir),
 		slog.String("RENDERER_URL", c.RendererURL),
 		slog.Int("RENDERER_PORT", c.RendererPort),
@@ -292,6 +308,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("METRICS_ADDR", c.MetricsAddr),
 		slog.Int("RENDERER_METRICS_PORT", c.RendererMetricsPort),
 		slog.String("RENDERER_METRICS_URL", c.RendererMetricsURL),
+		slog.Any("CDN_PURGE_URLS", redactURLs(c.CDNPurgeURLs)),
 	)
 }
 
@@ -305,6 +322,14 @@ func redact(s string) string {
 
 // redactURL keeps a URL's scheme, host and path, and hides its user
 // information and query (where passwords and keys live).
+func redactURLs(urls []string) []string {
+	r := make([]string, len(urls))
+	for i, u := range urls {
+		r[i] = redactURL(u)
+	}
+	return r
+}
+
 func redactURL(s string) string {
 	if s == "" {
 		return ""
@@ -471,6 +496,22 @@ func (l *loader) httpURL(key, def string, httpsOnly bool) string {
 		u, ok := webURL(v, "http", "https")
 		ok = ok && !(httpsOnly && u.Scheme == "http" && !isLoopback(u.Hostname()))
 		return strings.TrimRight(v, "/"), ok
+	})
+}
+
+func (l *loader) httpURLs(key string) []string {
+	return parse(l, key, nil, "comma-separated absolute http or https URLs", func(v string) ([]string, bool) {
+		var urls []string
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s == "" {
+				continue
+			}
+			if _, ok := webURL(s, "http", "https"); !ok {
+				return nil, false
+			}
+			urls = append(urls, s)
+		}
+		return urls, true
 	})
 }
 
