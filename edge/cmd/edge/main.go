@@ -44,7 +44,7 @@ func main() {
 		case "purge": // edge purge --path /x | --prefix /blog | --all
 			os.Exit(cache.RunPurgeCommand(os.Args[2:], cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr))
 		case "mail": // edge mail [-n N] [-to ADDRESS]: the development outbox
-			db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir)
+			db, err := storage.OpenDirect(cfg.DatabaseURL, cfg.DatabaseDirectURL, cfg.DataDir)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "edge mail: %v\n", err)
 				os.Exit(1)

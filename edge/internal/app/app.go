@@ -111,7 +111,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// migrations run here.
 	a.DB = deps.DB
 	if a.DB == nil {
-		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir); err != nil {
+		if a.DB, err = storage.OpenDirect(cfg.DatabaseURL, cfg.DatabaseDirectURL, cfg.DataDir); err != nil {
 			return nil, err
 		}
 		db := a.DB

@@ -43,7 +43,13 @@ func (c *Cache) StartFanout(ctx context.Context, db *storage.DB) error {
 	}
 	b := make([]byte, 8)
 	rand.Read(b)
-	f := &fanout{c: c, db: db, dsn: db.DSN, origin: hex.EncodeToString(b)}
+	// LISTEN holds one server session for as long as the edge runs: never
+	// through a transaction-mode pooler (DATABASE_DIRECT_URL).
+	dsn := db.DirectDSN
+	if dsn == "" {
+		dsn = db.DSN
+	}
+	f := &fanout{c: c, db: db, dsn: dsn, origin: hex.EncodeToString(b)}
 	conn, err := f.listen(ctx)
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ func Run(args []string, cfg config.Config, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: edge migrate   (reads DATABASE_URL, else DATA_DIR)")
 		return 2
 	}
-	db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir)
+	db, err := storage.OpenDirect(cfg.DatabaseURL, cfg.DatabaseDirectURL, cfg.DataDir)
 	if err != nil {
 		fmt.Fprintln(stderr, "migrate:", err)
 		return 1

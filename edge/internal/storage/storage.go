@@ -23,13 +23,24 @@ type DB struct {
 	Postgres bool
 	// DSN is the connection string it was opened with.
 	DSN string
+	// DirectDSN reaches the same PostgreSQL database without a
+	// transaction-mode pooler in between: what needs one server session
+	// for longer than a transaction (the migration lock, LISTEN) uses it.
+	// It is DSN unless DATABASE_DIRECT_URL says otherwise.
+	DirectDSN string
 }
 
 // Open connects to PostgreSQL when databaseURL is set, otherwise to the
 // SQLite file omnibus.db under dataDir (created if missing), then migrates.
 func Open(databaseURL, dataDir string) (*DB, error) {
+	return OpenDirect(databaseURL, "", dataDir)
+}
+
+// OpenDirect is Open with PostgreSQL's direct URL (DATABASE_DIRECT_URL)
+// beside its pooled one: see OpenPostgresPooled.
+func OpenDirect(databaseURL, directURL, dataDir string) (*DB, error) {
 	if databaseURL != "" {
-		return OpenPostgres(databaseURL)
+		return OpenPostgresPooled(databaseURL, directURL)
 	}
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("storage: data dir: %w", err)
@@ -54,13 +65,39 @@ func OpenSQLite(path string) (*DB, error) {
 }
 
 // OpenPostgres connects to PostgreSQL and migrates it.
-func OpenPostgres(url string) (*DB, error) {
-	g, err := gorm.Open(postgres.Open(url), gormConfig())
+func OpenPostgres(url string) (*DB, error) { return OpenPostgresPooled(url, "") }
+
+// OpenPostgresPooled connects to PostgreSQL at url, which may go through a
+// transaction-mode pooler such as PgBouncer when direct (a session
+// connection to the same database) is given: statements then use the
+// simple protocol (a pooler in transaction mode cannot keep a prepared
+// statement between transactions), and the migrations run under their
+// session lock on a connection to direct, as the purge listener does.
+func OpenPostgresPooled(url, direct string) (*DB, error) {
+	pooled := direct != "" && direct != url
+	g, err := gorm.Open(postgres.New(postgres.Config{DSN: url, PreferSimpleProtocol: pooled}), gormConfig())
 	if err != nil {
 		return nil, fmt.Errorf("storage: open postgres: %w", err)
 	}
-	db := &DB{DB: g, Postgres: true, DSN: url}
-	return db, db.migrate()
+	db := &DB{DB: g, Postgres: true, DSN: url, DirectDSN: url}
+	if !pooled {
+		return db, db.migrate()
+	}
+	db.DirectDSN = direct
+	d, err := gorm.Open(postgres.Open(direct), gormConfig())
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: open postgres (DATABASE_DIRECT_URL): %w", err)
+	}
+	err = (&DB{DB: d, Postgres: true, DSN: direct, DirectDSN: direct}).migrate()
+	if sqlDB, e := d.DB(); e == nil {
+		sqlDB.Close()
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 // Ping reports whether the database answers (used by /readyz).
