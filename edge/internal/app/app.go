@@ -209,6 +209,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		if a.Metrics != nil {
 			pages = a.Metrics.PageCache(pages)
 			a.Metrics.WatchCache(a.Cache.Stats)
+			if _, ok := a.Cache.PurgeListenerUp(); ok {
+				a.Metrics.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
+			}
 		}
 	}
 
