@@ -42,6 +42,7 @@ type objects struct {
 	netpols     []networkingv1.NetworkPolicy
 	pdbs        []policyv1.PodDisruptionBudget
 	hpas        []autoscalingv2.HorizontalPodAutoscaler
+	podMonitors []podMonitor
 	namespaceOf map[string]string // "Kind/name" → metadata.namespace
 }
 
@@ -80,6 +81,8 @@ func (o *objects) add(apiVersion, kind string, doc []byte) error {
 		return decodeInto(doc, &o.netpols)
 	case "policy/v1 PodDisruptionBudget":
 		return decodeInto(doc, &o.pdbs)
+	case "monitoring.coreos.com/v1 PodMonitor":
+		return decodeInto(doc, &o.podMonitors)
 	case "autoscaling/v2 HorizontalPodAutoscaler":
 		return decodeInto(doc, &o.hpas)
 	}
@@ -487,10 +490,7 @@ func TestStartAndStopOrder(t *testing.T) {
 	if u, _ := envVar(edge, "RENDERER_URL"); !strings.HasPrefix(u.Value, "http://127.0.0.1:") {
 		t.Errorf("edge RENDERER_URL %q: the renderer is on the pod's loopback", u.Value)
 	}
-	var preStop int64
-	if edge.Lifecycle != nil && edge.Lifecycle.PreStop != nil && edge.Lifecycle.PreStop.Sleep != nil {
-		preStop = edge.Lifecycle.PreStop.Sleep.Seconds
-	}
+	preStop := preStopSeconds(t, edge)
 	if preStop == 0 {
 		t.Error("edge: a preStop sleep lets the endpoint removal reach the Ingress before the drain")
 	}

@@ -12,6 +12,7 @@
 //	edge mail [-n N] [-to ADDRESS]       print the development mail outbox (no SMTP_URL)
 //	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
 //	edge migrate                         migrate the database and exit
+//	edge sleep DURATION                  wait, then exit 0 (the Kubernetes preStop hook: the image has no shell)
 package main
 
 import (
@@ -54,8 +55,10 @@ func main() {
 			os.Exit(healthcheck.Run(os.Args[2:], cfg.Addr, os.Stdout, os.Stderr))
 		case "migrate": // edge migrate: the Kubernetes init container
 			os.Exit(migrate.Run(os.Args[2:], cfg, os.Stdout, os.Stderr))
+		case "sleep": // edge sleep 5s: the preStop hook, without a shell or an alpha feature
+			os.Exit(sleep(os.Args[2:]))
 		default:
-			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, mail, healthcheck, migrate)\n", os.Args[1])
+			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, mail, healthcheck, migrate, sleep)\n", os.Args[1])
 			os.Exit(2)
 		}
 	}
@@ -81,4 +84,19 @@ func main() {
 		logOut.Close() // os.Exit skips the deferred Close
 		os.Exit(1)
 	}
+}
+
+// sleep waits for the one duration argument (at most 5 minutes).
+func sleep(args []string) int {
+	var d time.Duration
+	var err error
+	if len(args) == 1 {
+		d, err = time.ParseDuration(args[0])
+	}
+	if len(args) != 1 || err != nil || d < 0 || d > 5*time.Minute {
+		fmt.Fprintln(os.Stderr, "usage: edge sleep DURATION   (such as 5s; at most 5m)")
+		return 2
+	}
+	time.Sleep(d)
+	return 0
 }
