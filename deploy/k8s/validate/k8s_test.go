@@ -28,7 +28,7 @@ const k8sDir = ".."
 
 // The edge's secret variables: they must come from the Secret, reach the
 // edge (and DATABASE_URL the migrate step) and nothing else.
-var secretVars = []string{"DATABASE_URL", "GOOGLE_CLIENT_SECRET", "CACHE_PURGE_TOKEN", "SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"}
+var secretVars = []string{"DATABASE_URL", "DATABASE_DIRECT_URL", "GOOGLE_CLIENT_SECRET", "CACHE_PURGE_TOKEN", "SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"}
 
 // objects is one rendered kustomization, every object decoded into its
 // Kubernetes API type.
@@ -447,8 +447,8 @@ func TestSecretsReachOnlyTheEdge(t *testing.T) {
 		}
 	}
 	migrate := container(t, spec, "migrate")
-	if len(migrate.EnvFrom) > 0 || len(migrate.Env) != 1 || migrate.Env[0].Name != "DATABASE_URL" {
-		t.Errorf("migrate: want DATABASE_URL only, got %+v %+v", migrate.Env, migrate.EnvFrom)
+	if len(migrate.EnvFrom) > 0 || len(migrate.Env) != 2 || migrate.Env[0].Name != "DATABASE_URL" || migrate.Env[1].Name != "DATABASE_DIRECT_URL" {
+		t.Errorf("migrate: want DATABASE_URL and DATABASE_DIRECT_URL only, got %+v %+v", migrate.Env, migrate.EnvFrom)
 	}
 	// Every ConfigMap reference resolves to the generated (hash-suffixed) one.
 	cm := o.configMaps[0].Name
