@@ -141,7 +141,7 @@ func TestTwoEdgesBehindPgBouncerInTransactionMode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := config.Defaults()
+		cfg := config.DevelopmentDefaults()
 		cfg.Addr, cfg.DataDir, cfg.RendererURL = ln.Addr().String(), t.TempDir(), rendererURL
 		cfg.DatabaseURL, cfg.DatabaseDirectURL = pooled, direct
 		cfg.PublicURL = "http://omnibus.test"
@@ -168,6 +168,7 @@ func TestTwoEdgesBehindPgBouncerInTransactionMode(t *testing.T) {
 	post := func(c *http.Client, url, body string, header ...string) *http.Response {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Host = "omnibus.test"
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Sec-Fetch-Site", "same-origin")
 		for i := 0; i+1 < len(header); i += 2 {
@@ -200,7 +201,9 @@ func TestTwoEdgesBehindPgBouncerInTransactionMode(t *testing.T) {
 	// A purge on edge A reaches edge B.
 	xcache := func(base string) string {
 		t.Helper()
-		res, err := http.Get(base + "/career")
+		req, _ := http.NewRequest(http.MethodGet, base+"/career", nil)
+		req.Host = "omnibus.test" // the site's own host (others are redirected to it)
+		res, err := http.DefaultTransport.RoundTrip(req)
 		if err != nil {
 			t.Fatal(err)
 		}
