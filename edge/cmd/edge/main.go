@@ -53,11 +53,6 @@ func main() {
 		slog.New(slog.NewTextHandler(os.Stdout, nil)).Info("configuration", "config", cfg)
 		return
 	}
-	if cfg.Development() {
-		fmt.Fprintln(os.Stderr, "edge: DEVELOPMENT MODE (OMNIBUS_ENV=development): test-mode payments, mail kept in the outbox, "+
-			"the local sign-in provider and other stand-ins are allowed. Never expose this edge to the internet.")
-	}
-
 	// Log lines are batched (the access log's write(2) per request was a
 	// large part of a cache hit): written out every 250 ms, whenever 64 KB
 	// are held, at once for warnings and errors, and before the process ends.
@@ -65,6 +60,12 @@ func main() {
 	defer logOut.Close()
 	log := logging.New(logOut, cfg.LogFormat, cfg.LogLevel)
 	slog.SetDefault(log)
+	// The first line says development, in the log's own format (JSON lines
+	// stay JSON lines).
+	if cfg.Development() {
+		log.Warn("DEVELOPMENT MODE (OMNIBUS_ENV=development): test-mode payments, mail kept in the outbox, " +
+			"the local sign-in provider and other stand-ins are allowed. Never expose this edge to the internet.")
+	}
 	log.Info("configuration", "config", cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
