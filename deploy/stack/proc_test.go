@@ -148,22 +148,32 @@ func requireTool(t *testing.T, name, pkg string, paths ...string) string {
 	return ""
 }
 
-// edgeBinary builds the edge once for these tests into dir.
+// buildEdge builds the edge once for these tests, in a folder TestMain
+// removes.
 var (
 	edgeOnce sync.Once
+	edgeDir  string
 	edgeBin  string
 	edgeErr  error
 )
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if edgeDir != "" {
+		os.RemoveAll(edgeDir)
+	}
+	os.Exit(code)
+}
+
 func buildEdge(t *testing.T) string {
 	t.Helper()
 	edgeOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "omnibus-stack-edge-")
-		if err != nil {
+		var err error
+		if edgeDir, err = os.MkdirTemp("", "omnibus-stack-edge-"); err != nil {
 			edgeErr = err
 			return
 		}
-		edgeBin = filepath.Join(dir, "edge")
+		edgeBin = filepath.Join(edgeDir, "edge")
 		cmd := exec.Command("go", "build", "-o", edgeBin, "./cmd/edge")
 		cmd.Dir = filepath.Join(repoRoot, "edge")
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -45,6 +46,18 @@ func startPgBouncer(t *testing.T, dbURL string, poolSize int) string {
 		t.Fatalf("want a storagetest schema URL, got %s", dbURL)
 	}
 	schema := dbURL[i+len("search_path="):]
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgPort := u.Port()
+	if pgPort == "" {
+		pgPort = "5432"
+	}
+	pgUser := "postgres"
+	if u.User != nil {
+		pgUser = u.User.Username()
+	}
 	// Its own folder, readable by the user it runs as (t.TempDir's parent
 	// is private to this one).
 	dir, err := os.MkdirTemp("", "omnibus-pgbouncer-")
@@ -53,7 +66,7 @@ func startPgBouncer(t *testing.T, dbURL string, poolSize int) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	ini := fmt.Sprintf(`[databases]
-omnibus = host=127.0.0.1 port=5432 dbname=test user=postgres connect_query='SET search_path TO %s'
+omnibus = host=%s port=%s dbname=%s user=%s connect_query='SET search_path TO %s'
 
 [pgbouncer]
 listen_addr = 127.0.0.1
@@ -66,11 +79,11 @@ default_pool_size = %d
 max_client_conn = 200
 ignore_startup_parameters = extra_float_digits
 logfile = %s/pgbouncer.log
-`, schema, pgbouncerPort, dir, poolSize, dir)
+`, u.Hostname(), pgPort, strings.TrimPrefix(u.Path, "/"), pgUser, schema, pgbouncerPort, dir, poolSize, dir)
 	if err := os.WriteFile(filepath.Join(dir, "pgbouncer.ini"), []byte(ini), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "users.txt"), []byte(`"postgres" ""`+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "users.txt"), []byte(`"`+pgUser+`" ""`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, filepath.Join(dir, "pgbouncer.ini"))
@@ -119,7 +132,7 @@ logfile = %s/pgbouncer.log
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/omnibus?sslmode=disable", pgbouncerPort)
+	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/omnibus?sslmode=disable", pgUser, pgbouncerPort)
 }
 
 // Two edges behind a transaction-mode PgBouncer with two server connections
