@@ -117,7 +117,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if a.DB == nil {
 		// Production refuses a schema migrated by a newer edge; development
 		// (a branch switched back) says so loudly and goes on.
-		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development())); err != nil {
+		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()), storage.Direct(cfg.DatabaseDirectURL)); err != nil {
 			return nil, err
 		}
 		if s := a.DB.Schema; s.Newer() {
@@ -208,6 +208,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
 		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log, Security: secure})
+		a.Cache.SetCDN(cfg.CDNPurgeList(), nil) // purges begun here reach the CDN in front too
 		fanCtx, stopFanout := context.WithCancel(context.Background())
 		a.closers = append(a.closers, stopFanout)
 		if err := a.Cache.StartFanout(fanCtx, a.DB); err != nil { // PostgreSQL: purges reach every instance
@@ -217,6 +218,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		if a.Metrics != nil {
 			pages = a.Metrics.PageCache(pages)
 			a.Metrics.WatchCache(a.Cache.Stats)
+			if _, ok := a.Cache.PurgeListenerUp(); ok {
+				a.Metrics.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
+			}
 		}
 	}
 

@@ -174,6 +174,23 @@ var (
 		return strings.TrimRight(v, "/"), ok
 	}}
 
+	// httpURLs is a comma-separated list of httpURL; shown without user
+	// information or query, as they may hold a CDN's credentials.
+	httpURLs = kind[string]{typ: "URLs", want: "comma-separated absolute http or https URLs", hide: func(v string) string {
+		var shown []string
+		for _, u := range strings.Split(v, ",") {
+			shown = append(shown, redactURL(strings.TrimSpace(u)))
+		}
+		return strings.Join(shown, ",")
+	}, parse: func(v string) (string, bool) {
+		for _, u := range strings.Split(v, ",") {
+			if _, ok := webURL(strings.TrimSpace(u), "http", "https"); !ok && strings.TrimSpace(u) != "" {
+				return "", false
+			}
+		}
+		return v, true
+	}}
+
 	// httpsURL refuses plain http except to loopback hosts (a local
 	// provider in development and tests).
 	httpsURL = kind[string]{typ: "URL", want: "an https URL (plain http only to localhost)", parse: func(v string) (string, bool) {

@@ -24,6 +24,8 @@ var Settings = []Setting{
 		"The site's canonical origin: canonical links, Open Graph URLs, the sitemap, links in e-mail, `Secure` cookies and the cross-site check; https also turns on HSTS and the redirect of plain-http requests. Production wants it set, https and not loopback."),
 	row("DATABASE_URL", postgresURL, "", func(c *Config) *string { return &c.DatabaseURL },
 		"PostgreSQL, such as `postgres://user:pass@host:5432/db?sslmode=require`; empty: SQLite at `DATA_DIR/omnibus.db`."),
+	row("DATABASE_DIRECT_URL", postgresURL, "", func(c *Config) *string { return &c.DatabaseDirectURL },
+		"With `DATABASE_URL` pointing at a transaction-mode pooler (PgBouncer): the same database reached directly, for what needs one server session (the migration lock, the purge listener's `LISTEN`); statements through the pooler then use the simple protocol. Empty: `DATABASE_URL` for both (docs/operating.md, \"Connection budget\")."),
 	row("DATA_DIR", text, "data", func(c *Config) *string { return &c.DataDir },
 		"Folder of the SQLite file and other local state (`make run` uses `./data`)."),
 	row("SSR_DIR", text, filepath.Join("..", "ssr"), func(c *Config) *string { return &c.SSRDir },
@@ -92,4 +94,6 @@ var Settings = []Setting{
 		"Loopback port of the child renderer's own metrics, merged into the edge's scrape (only with `METRICS_ADDR`); empty: `RENDERER_PORT`+1."),
 	row("RENDERER_METRICS_URL", httpURL, "", func(c *Config) *string { return &c.RendererMetricsURL },
 		"With `RENDERER_URL`: the external renderer's metrics URL, merged the same way."),
+	row("CDN_PURGE_URLS", httpURLs, "", func(c *Config) *string { return &c.CDNPurgeURLs },
+		"Caches in front of the edges (Varnish, a CDN's purge endpoint), comma-separated: every purge begun on an edge is sent to each as an HTTP `PURGE` with `X-Omnibus-Purge-Regex` (deploy/varnish/default.vcl, decision 0020)."),
 }
