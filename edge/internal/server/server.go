@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -86,12 +87,14 @@ type Server struct {
 	// API is the /api/v1 group: feature packages call Register(srv.API).
 	API *echo.Group
 
-	pages  atomic.Pointer[http.Handler]
-	assets *assets.Handler
-	checks map[string]Check
-	log    *slog.Logger
-	http   *http.Server
-	limits Limits
+	pages atomic.Pointer[http.Handler]
+	// headOnce adds the HEAD twins of the GET routes when Serve starts.
+	headOnce sync.Once
+	assets   *assets.Handler
+	checks   map[string]Check
+	log      *slog.Logger
+	http     *http.Server
+	limits   Limits
 
 	// middleware is every global middleware, in order, and chain is it
 	// composed around the route's handler (see Use).
@@ -253,11 +256,39 @@ func (s *Server) readyz(c echo.Context) error {
 // connections at a time (listener). It returns nil after a graceful
 // shutdown.
 func (s *Server) Serve(ln net.Listener) error {
+	s.headOnce.Do(s.headForGet)
 	err := s.http.Serve(newListener(ln, s.limits.MaxConns))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return err
+}
+
+// headForGet gives every GET route without a HEAD route of its own one that
+// answers as the GET route does (RFC 9110 §9.3.2: HEAD is GET without the
+// body, which net/http drops, keeping the headers and Content-Length); echo
+// routes only the methods it is told. Run once, when the routes are final.
+func (s *Server) headForGet() {
+	has := map[string]bool{}
+	for _, r := range s.Echo.Routes() {
+		if r.Method == http.MethodHead {
+			has[r.Path] = true
+		}
+	}
+	router := s.Echo.Router()
+	asGet := func(c echo.Context) error {
+		get := *c.Request()
+		get.Method = http.MethodGet
+		c.SetRequest(&get)
+		router.Find(http.MethodGet, echo.GetPath(&get), c)
+		return c.Handler()(c)
+	}
+	for _, r := range s.Echo.Routes() {
+		if r.Method == http.MethodGet && !has[r.Path] {
+			has[r.Path] = true
+			s.Echo.HEAD(r.Path, asGet)
+		}
+	}
 }
 
 // Shutdown stops accepting connections and waits for in-flight requests,
