@@ -19,7 +19,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/validation"
 )
@@ -155,7 +155,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 	if s.google == nil {
 		return refuse(c, fail(http.StatusServiceUnavailable, codeGoogleUnavailable), forms.State{})
 	}
-	if ok, wait := s.GoogleByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.GoogleByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, forms.State{})
 	}
 	f, p := read(c)
@@ -240,7 +240,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 		back(codeGoogleFailed)
 		return
 	}
-	if ok, _ := s.GoogleByIP.Allow(request.ClientIP(r)); !ok {
+	if ok, _ := s.GoogleByIP.Allow(ratelimit.Client(r)); !ok {
 		back(codeRateLimited)
 		return
 	}

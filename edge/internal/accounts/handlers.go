@@ -9,8 +9,8 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/validation"
 )
@@ -40,7 +40,7 @@ func (s *Service) register(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formRegister})
 	}
 	st := shown(formRegister, f, "name", "email", "storeName")
-	if ok, wait := s.RegisterByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.RegisterByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	name, nameProblem := validation.Check("name", f["name"])
@@ -101,7 +101,7 @@ func (s *Service) login(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formLogin})
 	}
 	st := shown(formLogin, f, "email")
-	if ok, wait := s.LoginByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.LoginByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
@@ -114,7 +114,7 @@ func (s *Service) login(c echo.Context) error {
 	}
 	// Per client IP and account together: an attacker guessing someone's
 	// password is slowed, the owner signing in from another network is not.
-	if ok, wait := s.LoginByAccount.Allow(request.ClientIP(c.Request()) + " " + email); !ok {
+	if ok, wait := s.LoginByAccount.Allow(ratelimit.Client(c.Request()) + " " + email); !ok {
 		return limited(c, wait, st)
 	}
 	ctx := c.Request().Context()

@@ -38,6 +38,7 @@ import (
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/security"
@@ -101,6 +102,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		log = slog.Default()
 	}
 	a := &App{Config: cfg, Log: log}
+	// The rate limits' ceiling and IPv6 network, before any limiter is made.
+	ratelimit.MaxKeys, ratelimit.IPv6Prefix = cfg.RateLimitMaxKeys, cfg.RateLimitIPv6Prefix
 	defer func() {
 		if err != nil {
 			a.Close()

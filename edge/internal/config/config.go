@@ -119,6 +119,13 @@ type Config struct {
 	// MaxConnections caps the edge's open client connections
 	// (MAX_CONNECTIONS, default 4096); more wait to be accepted.
 	MaxConnections int
+	// RateLimitMaxKeys is the ceiling of clients and accounts each rate
+	// limit keeps in memory (RATE_LIMIT_MAX_KEYS, default 65536; the least
+	// recently seen are forgotten first).
+	RateLimitMaxKeys int
+	// RateLimitIPv6Prefix is the network an IPv6 client is limited by
+	// (RATE_LIMIT_IPV6_PREFIX, 1-128, default 64).
+	RateLimitIPv6Prefix int
 	// DBMaxOpenConns bounds the database connection pool
 	// (DB_MAX_OPEN_CONNS, default 20).
 	DBMaxOpenConns int
@@ -223,6 +230,8 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 		AdminConsoleURL:      l.httpURL("ADMIN_CONSOLE_URL", "https://admin.omnibus.example", false),
 		TrustedProxies:       l.proxies("TRUSTED_PROXIES"),
 		MaxConnections:       l.count("MAX_CONNECTIONS", 4096),
+		RateLimitMaxKeys:     l.count("RATE_LIMIT_MAX_KEYS", 1<<16),
+		RateLimitIPv6Prefix:  l.count("RATE_LIMIT_IPV6_PREFIX", 64),
 		DBMaxOpenConns:       l.count("DB_MAX_OPEN_CONNS", 20),
 		DBPoolWait:           l.duration("DB_POOL_WAIT", 2*time.Second),
 		MetricsAddr:          l.hostPort("METRICS_ADDR", ""),
@@ -234,6 +243,9 @@ func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
 	}
 	if cfg.MetricsAddr != "" && cfg.RendererURL == "" && (cfg.RendererMetricsPort == cfg.RendererPort || cfg.RendererMetricsPort > 65535) {
 		l.fail("RENDERER_METRICS_PORT", strconv.Itoa(cfg.RendererMetricsPort), "a TCP port other than RENDERER_PORT's")
+	}
+	if cfg.RateLimitIPv6Prefix > 128 {
+		l.fail("RATE_LIMIT_IPV6_PREFIX", strconv.Itoa(cfg.RateLimitIPv6Prefix), "a prefix length from 1 to 128")
 	}
 	l.payments(cfg)
 	if cfg.GoogleClientSecret != "" && cfg.GoogleClientID == "" {
@@ -287,6 +299,8 @@ func (c Config) LogValue() slog.Value {
 		slog.String("ADMIN_CONSOLE_URL", c.AdminConsoleURL),
 		slog.Any("TRUSTED_PROXIES", c.TrustedProxies),
 		slog.Int("MAX_CONNECTIONS", c.MaxConnections),
+		slog.Int("RATE_LIMIT_MAX_KEYS", c.RateLimitMaxKeys),
+		slog.Int("RATE_LIMIT_IPV6_PREFIX", c.RateLimitIPv6Prefix),
 		slog.Int("DB_MAX_OPEN_CONNS", c.DBMaxOpenConns),
 		slog.Duration("DB_POOL_WAIT", c.DBPoolWait),
 		slog.String("METRICS_ADDR", c.MetricsAddr),
