@@ -197,6 +197,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The articles and help topics that exist: any other slug is the one
+	// shared not-found page, not a render of its own.
+	articles, err := content.Paths()
+	if err != nil {
+		return nil, err
+	}
+	policies = policies.WithPages(articles)
 	if a.Metrics != nil {
 		pages = a.Metrics.Renders(pages)
 	}
