@@ -112,10 +112,23 @@ func (s *Service) login(c echo.Context) error {
 	if p != nil {
 		return refuse(c, p, st)
 	}
-	// Per client IP and account together: an attacker guessing someone's
-	// password is slowed, the owner signing in from another network is not.
-	if ok, wait := s.LoginByAccount.Allow(ratelimit.Client(c.Request()) + " " + email); !ok {
-		return limited(c, wait, st)
+	// A browser that signed in to this account before (its device cookie)
+	// is limited on its own; any other is limited per client and account
+	// together, and per account whatever the address (issue 28.4: guesses
+	// from many addresses), so strangers' guesses lock the account to
+	// strangers only.
+	device := s.knownDevice(c.Request(), email)
+	if device != "" {
+		if ok, wait := s.LoginByDevice.Allow(device); !ok {
+			return limited(c, wait, st)
+		}
+	} else {
+		if ok, wait := s.LoginByAccount.Allow(ratelimit.Client(c.Request()) + " " + email); !ok {
+			return limited(c, wait, st)
+		}
+		if ok, wait := s.LoginAnyAddress.Allow(email); !ok {
+			return limited(c, wait, st)
+		}
 	}
 	ctx := c.Request().Context()
 	var acct Account
@@ -128,7 +141,7 @@ func (s *Service) login(c echo.Context) error {
 	if hash == "" {
 		hash = dummyHash() // no account, or Google-only: same work, same answer
 	}
-	ok, p := s.check(ctx, hash, f["password"])
+	ok, p := s.check(ctx, hash, f["password"], device != "")
 	if p != nil {
 		return refuse(c, p, st)
 	}
@@ -139,6 +152,7 @@ func (s *Service) login(c echo.Context) error {
 		slog.Error("accounts: session", "err", err)
 		return refuse(c, errUnavailable, st)
 	}
+	s.setDeviceCookie(c.Response(), c.Request(), email)
 	return s.signedIn(c, http.StatusOK, &acct)
 }
 
