@@ -71,7 +71,17 @@ func (s *Service) register(c echo.Context) error {
 		return refuse(c, p, st)
 	}
 	acct := &Account{Name: name, Email: email, PasswordHash: hash, StoreName: &slug, Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
-	if err := s.db.WithContext(ctx).Create(acct).Error; err != nil {
+	// The account and its session in one transaction (issue 28.6): a
+	// registration answered as failed left nothing behind (no account, no
+	// mail), so trying again works.
+	token := newToken()
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(acct).Error; err != nil {
+			return err
+		}
+		return s.createSession(tx, c.Request(), acct, token)
+	})
+	if err != nil {
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			slog.Error("accounts: register", "err", err)
 			return refuse(c, errUnavailable, st)
@@ -84,12 +94,9 @@ func (s *Service) register(c echo.Context) error {
 		}
 		return refuse(c, fail(http.StatusConflict, codeStoreNameTaken), st)
 	}
+	s.setCookie(c.Response(), token)
 	created := *acct
 	s.background(func() { s.sendVerification(created) })
-	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
-		slog.Error("accounts: session after register", "err", err)
-		return refuse(c, errUnavailable, st)
-	}
 	return s.signedIn(c, http.StatusCreated, acct)
 }
 
