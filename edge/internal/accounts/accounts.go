@@ -53,7 +53,10 @@ type Account struct {
 	// EmailVerifiedAt is when the address's owner proved it (a link sent to
 	// it, or Google's verified e-mail); nil until then (migration 90).
 	EmailVerifiedAt *time.Time
-	CreatedAt       time.Time
+	// ReclaimedAt is when the address's proved owner took the account back
+	// from an unproved registration (linkGoogle; migration 151).
+	ReclaimedAt *time.Time
+	CreatedAt   time.Time
 	UpdatedAt       time.Time
 }
 
@@ -228,6 +231,7 @@ const (
 	codeVerifyInvalid         = "verifyInvalid"
 	codeVerified              = "verified"
 	codeUnsupportedType       = "unsupportedType"
+	codeReclaimed             = "reclaimed"
 )
 
 // content is shared/content/auth.json, read once.
@@ -245,7 +249,7 @@ var content = func() (c struct {
 		codeStoreNameRequired, codeStoreNameTooShort, codeStoreNameTooLong, codeStoreNameReserved, codeStoreNameTaken,
 		codeStoreNameAvailable, codeInvalidCredentials, codeResetSent, codeResetInvalid, codeGoogleUnavailable,
 		codeGoogleFailed, codeGoogleMissing, codeGoogleEmailUnverified, codeGoogleLinkedElsewhere,
-		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified, codeUnsupportedType} {
+		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified, codeUnsupportedType, codeReclaimed} {
 		if c.Messages[k] == "" {
 			panic("accounts: shared/content/auth.json has no message " + k)
 		}
