@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -204,6 +205,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		return nil, err
 	}
 	policies = policies.WithPages(articles)
+	if v := manifestVersion(deps.AssetsDir, cfg.SSRDir); v != "" {
+		policies = policies.WithManifestVersion(v)
+	}
 	if a.Metrics != nil {
 		pages = a.Metrics.Renders(pages)
 	}
@@ -394,6 +398,19 @@ func loopbackAddr(a net.Addr) string {
 		panic(fmt.Sprintf("listener address %q: %v", a, err))
 	}
 	return net.JoinHostPort("127.0.0.1", port)
+}
+
+// manifestVersion is the client build's React Router version, from its
+// assets/manifest-<version>.js, or "" when there is not exactly one.
+func manifestVersion(assetsDir, ssrDir string) string {
+	if assetsDir == "" {
+		assetsDir = filepath.Join(ssrDir, "build", "client")
+	}
+	m, _ := filepath.Glob(filepath.Join(assetsDir, "assets", "manifest-*.js"))
+	if len(m) != 1 {
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(m[0]), "manifest-"), ".js")
 }
 
 // paymentProvider is Stripe, the test-mode page, or nil (payments off, said

@@ -33,6 +33,14 @@ func (ps Policies) Canonical(next http.Handler) http.Handler {
 			return
 		}
 		clean := canonicalPath(u.Path)
+		if clean == manifestPath && ps.manifestVersion != "" && u.Query().Get("version") != ps.manifestVersion {
+			// An old (or made-up) build's route discovery: React Router's
+			// own answer, reload the document, without asking it.
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("X-Remix-Reload-Document", "true")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		query := ps.keptQuery(clean, u.RawQuery)
 		if clean != u.EscapedPath() {
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {

@@ -35,6 +35,9 @@ type Policies struct {
 	// pages are the pages of the routes with a parameter (/blog/article/:slug)
 	// that exist (WithPages); nil: every value of the parameter is a page.
 	pages map[string]bool
+	// manifestVersion is the client build's version (WithManifestVersion);
+	// "" when unknown.
+	manifestVersion string
 }
 
 type routePolicy struct {
@@ -121,6 +124,15 @@ func (ps Policies) WithPages(paths []string) Policies {
 	for _, p := range paths {
 		ps.pages[canonicalPath(p)] = true
 	}
+	return ps
+}
+
+// WithManifestVersion names the client build's version (React Router's
+// manifest-<version>.js): a manifest request for another version is
+// answered by Canonical as React Router answers it (204, reload the
+// document), without a render per made-up version.
+func (ps Policies) WithManifestVersion(v string) Policies {
+	ps.manifestVersion = v
 	return ps
 }
 
