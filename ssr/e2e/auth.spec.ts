@@ -279,6 +279,7 @@ test.describe("Google sign-in", () => {
         stdio: "ignore",
         env: {
           ...process.env,
+          OMNIBUS_ENV: "development",
           LISTEN_ADDR: `127.0.0.1:${G_PORT}`,
           RENDERER_PORT: G_RENDERER_PORT,
           DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-google-")),

@@ -51,6 +51,7 @@ test.describe("the merchant's journey", () => {
         stdio: "ignore",
         env: {
           ...process.env,
+          OMNIBUS_ENV: "development",
           LISTEN_ADDR: `127.0.0.1:${PORT}`,
           RENDERER_PORT,
           DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-journey-")),

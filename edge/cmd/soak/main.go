@@ -59,7 +59,7 @@ func run(edgeBin, addr string, rendererPort int, duration time.Duration, concurr
 	base := "http://" + addr
 	ssrDir, _ := filepath.Abs(filepath.Join(filepath.Dir(edgeBin), "..", "..", "ssr"))
 	cmd := exec.Command(edgeBin)
-	cmd.Env = append(os.Environ(), "LISTEN_ADDR="+addr, "RENDERER_PORT="+strconv.Itoa(rendererPort),
+	cmd.Env = append(os.Environ(), "OMNIBUS_ENV=development", "LISTEN_ADDR="+addr, "RENDERER_PORT="+strconv.Itoa(rendererPort),
 		"DATA_DIR="+dir, "SSR_DIR="+ssrDir, "PUBLIC_URL="+base, "LOG_LEVEL=error", "DATABASE_URL=")
 	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
 	if err := cmd.Start(); err != nil {

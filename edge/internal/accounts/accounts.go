@@ -57,7 +57,7 @@ type Account struct {
 	// from an unproved registration (linkGoogle; migration 151).
 	ReclaimedAt *time.Time
 	CreatedAt   time.Time
-	UpdatedAt       time.Time
+	UpdatedAt   time.Time
 }
 
 // TableName keeps the model on migration 3's table.

@@ -103,7 +103,7 @@ type identity struct {
 func (g *google) verify(ctx context.Context, raw string) (*identity, *problem) {
 	p, err := g.load(ctx)
 	if err != nil {
-		slog.Warn("accounts: google discovery", "err", err)
+		slog.WarnContext(ctx, "accounts: google discovery", "err", err)
 		return nil, fail(http.StatusServiceUnavailable, codeGoogleUnavailable)
 	}
 	tok, err := p.Verifier(&oidc.Config{ClientID: g.clientID}).Verify(oidc.ClientContext(ctx, g.client), raw)
@@ -134,7 +134,7 @@ func (g *google) verify(ctx context.Context, raw string) (*identity, *problem) {
 func (g *google) exchange(ctx context.Context, code, redirectURL string, opts ...oauth2.AuthCodeOption) (*identity, *problem) {
 	p, err := g.load(ctx)
 	if err != nil {
-		slog.Warn("accounts: google discovery", "err", err)
+		slog.WarnContext(ctx, "accounts: google discovery", "err", err)
 		return nil, fail(http.StatusServiceUnavailable, codeGoogleUnavailable)
 	}
 	tok, err := g.config(p, redirectURL).Exchange(context.WithValue(ctx, oauth2.HTTPClient, g.client), code, opts...)
@@ -180,7 +180,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 		return refuse(c, p, forms.State{})
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
-		slog.Error("accounts: session after google", "err", err)
+		slog.ErrorContext(ctx, "accounts: session after google", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
 	return s.signedIn(c, http.StatusOK, acct)
@@ -194,7 +194,7 @@ func (s *Service) googleRedirect(c echo.Context) error {
 	}
 	p, err := s.google.load(c.Request().Context())
 	if err != nil {
-		slog.Warn("accounts: google discovery", "err", err)
+		slog.WarnContext(c.Request().Context(), "accounts: google discovery", "err", err)
 		return c.Redirect(http.StatusSeeOther, "/login?error="+codeGoogleUnavailable)
 	}
 	state := randomString()
@@ -249,7 +249,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 		var acct *Account
 		if acct, p = s.googleAccount(r.Context(), id); p == nil {
 			if err := s.startSession(r.Context(), w, r, acct); err != nil {
-				slog.Error("accounts: session after google", "err", err)
+				slog.ErrorContext(r.Context(), "accounts: session after google", "err", err)
 				p = errUnavailable
 			} else {
 				http.Redirect(w, r, s.Destination(acct.Status), http.StatusSeeOther)
@@ -270,7 +270,7 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 			return &acct, nil
 		}
 		if !errors.Is(err, gorm.ErrRecordNotFound) {
-			slog.Error("accounts: google lookup", "err", err)
+			slog.ErrorContext(ctx, "accounts: google lookup", "err", err)
 			return nil, errUnavailable
 		}
 		err = db.Where("email = ?", id.Email).First(&acct).Error
@@ -288,7 +288,7 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 			continue // read it back (or see who linked it first)
 		}
 		if !errors.Is(err, gorm.ErrRecordNotFound) {
-			slog.Error("accounts: google lookup", "err", err)
+			slog.ErrorContext(ctx, "accounts: google lookup", "err", err)
 			return nil, errUnavailable
 		}
 		name := id.displayName()
@@ -300,7 +300,7 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 			return &acct, nil
 		}
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
-			slog.Error("accounts: google create", "err", err)
+			slog.ErrorContext(ctx, "accounts: google create", "err", err)
 			return nil, errUnavailable
 		}
 		// Someone made it at the same moment: look again.
@@ -378,7 +378,7 @@ func (s *Service) linkGoogle(ctx context.Context, acct Account, id *identity) *p
 		return nil
 	})
 	if err != nil && !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
-		slog.Error("accounts: google link", "err", err)
+		slog.ErrorContext(ctx, "accounts: google link", "err", err)
 		return errUnavailable
 	}
 	if err == nil && takeover {

@@ -83,7 +83,7 @@ func (s *Service) register(c echo.Context) error {
 	})
 	if err != nil {
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
-			slog.Error("accounts: register", "err", err)
+			slog.ErrorContext(ctx, "accounts: register", "err", err)
 			return refuse(c, errUnavailable, st)
 		}
 		// Which unique column? The e-mail is the one to tell first.
@@ -141,7 +141,7 @@ func (s *Service) login(c echo.Context) error {
 	var acct Account
 	err := s.db.WithContext(ctx).Where("email = ?", email).First(&acct).Error
 	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
-		slog.Error("accounts: login lookup", "err", err)
+		slog.ErrorContext(ctx, "accounts: login lookup", "err", err)
 		return refuse(c, errUnavailable, st)
 	}
 	hash := acct.PasswordHash
@@ -156,7 +156,7 @@ func (s *Service) login(c echo.Context) error {
 		return refuse(c, fail(http.StatusUnauthorized, codeInvalidCredentials), st)
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {
-		slog.Error("accounts: session", "err", err)
+		slog.ErrorContext(ctx, "accounts: session", "err", err)
 		return refuse(c, errUnavailable, st)
 	}
 	s.setDeviceCookie(c.Response(), c.Request(), email)
@@ -167,7 +167,7 @@ func (s *Service) login(c echo.Context) error {
 // browser's session (signed in or not, the answer is the same).
 func (s *Service) logout(c echo.Context) error {
 	if err := s.endSession(c.Request().Context(), c.Response(), c.Request()); err != nil {
-		slog.Error("accounts: logout", "err", err)
+		slog.ErrorContext(c.Request().Context(), "accounts: logout", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
 	if isForm(c.Request()) {
@@ -185,7 +185,7 @@ func (s *Service) isLoggedIn(c echo.Context) error {
 	c.Response().Header().Add("Vary", "Cookie")
 	acct, err := s.current(c.Request().Context(), c.Response(), c.Request())
 	if err != nil {
-		slog.Error("accounts: session lookup", "err", err)
+		slog.ErrorContext(c.Request().Context(), "accounts: session lookup", "err", err)
 		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 	}
 	if acct == nil {

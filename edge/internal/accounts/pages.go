@@ -76,7 +76,7 @@ func (s *Service) pageAccount(w http.ResponseWriter, r *http.Request) *Account {
 	}
 	acct, err := s.current(r.Context(), w, r)
 	if err != nil {
-		slog.Error("accounts: session lookup", "err", err)
+		slog.ErrorContext(r.Context(), "accounts: session lookup", "err", err)
 		return nil
 	}
 	return acct

@@ -156,11 +156,11 @@ func (s *Service) resetPassword(c echo.Context) error {
 		return refuse(c, pb, st)
 	}
 	if err != nil {
-		slog.Error("accounts: reset password", "err", err)
+		slog.ErrorContext(ctx, "accounts: reset password", "err", err)
 		return refuse(c, errUnavailable, st)
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {
-		slog.Error("accounts: session after reset", "err", err)
+		slog.ErrorContext(ctx, "accounts: session after reset", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
 	return s.signedIn(c, http.StatusOK, &acct)

@@ -92,6 +92,9 @@ type Cache struct {
 
 	fanout *fanout // set by StartFanout on PostgreSQL
 
+	cdn       []string // caches in front, told of each purge (SetCDN)
+	cdnClient *http.Client
+
 	testHookFetch func() // called as a request starts waiting for a render
 }
 

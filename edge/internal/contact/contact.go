@@ -224,7 +224,7 @@ func (s *Service) create(c echo.Context) error {
 
 	msg.CreatedAt = s.Now().UTC()
 	if err := s.db.WithContext(req.Context()).Create(&msg).Error; err != nil {
-		slog.Error("contact: store message", "err", err, "topic", msg.Topic)
+		slog.ErrorContext(c.Request().Context(), "contact: store message", "err", err, "topic", msg.Topic)
 		return s.refuse(c, in, http.StatusServiceUnavailable, OutcomeUnavailable, nil)
 	}
 	s.notify(msg)

@@ -11,6 +11,7 @@
 package metrics
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
 
+	"omnibus/edge/internal/buildinfo"
 	"omnibus/edge/internal/routepath"
 )
 
@@ -94,7 +96,29 @@ func New(routesJSON []byte) (*Metrics, error) {
 		rateLimitRefusals, rateLimitKeys, rateLimitMaxKeys,
 	)
 	m.reg.MustRegister(HashQueue.collectors()...)
+	// Which build answers: a rolling update shows two series side by side.
+	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "omnibus_build_info",
+		Help: "Always 1; the edge's version and VCS commit as labels.",
+	}, []string{"version", "commit"})
+	build.WithLabelValues(buildinfo.Version(), buildinfo.Commit()).Set(1)
+	m.reg.MustRegister(build)
 	return m, nil
+}
+
+// WatchPurgeListener exposes whether the purge fan-out's LISTEN connection
+// is up (PostgreSQL): while it is down, purges made on other edges do not
+// reach this one (it purges everything when it reconnects).
+func (m *Metrics) WatchPurgeListener(up func() bool) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "omnibus_cache_purge_listener_up",
+		Help: "1 while this edge listens for other edges' purges (PostgreSQL LISTEN), 0 while it reconnects.",
+	}, func() float64 {
+		if up() {
+			return 1
+		}
+		return 0
+	}))
 }
 
 // Registry is the edge's registry, for more collectors.
@@ -193,6 +217,23 @@ func (m *Metrics) WatchCache(stats func() (entries int, bytes int64)) {
 			Help: "Bytes held by the page cache (every encoding and header), bounded by CACHE_MAX_BYTES.",
 		}, func() float64 { _, b := stats(); return float64(b) }),
 	)
+}
+
+// WatchDatabase exposes omnibus_database_up: 1 when ping answers within a
+// second at scrape time, else 0. /readyz reports the database the same way
+// without failing on it (a database outage is not a page outage).
+func (m *Metrics) WatchDatabase(ping func(ctx context.Context) error) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "omnibus_database_up",
+		Help: "1 when the database answered a ping at scrape time, 0 when not (pages in the cache still serve).",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if ping(ctx) != nil {
+			return 0
+		}
+		return 1
+	}))
 }
 
 // WatchDB exposes the connection pool's use (go_sql_* series: open, in use,
