@@ -304,6 +304,8 @@ GG=$(ratio "$(field g 1)" "$(field g0 1)")
   echo
   echo "Row (g): $HALF clean connections asking for \`/\` while $HALF more flood the cache for ${FLOOD_SECS}s with random paths, letter cases and"
   echo "parameter values (bench/flood.lua, $FLOOD_RPS requests/s); afterwards $(( ${#WARM[@]} - FLOOD_LOST )) of ${#WARM[@]} warmed routes were still cache hits."
+  echo "Answers per second, both halves together: $(( $(field g 1) + FLOOD_RPS )), against $(field g0 1) for the clean half alone (g0): the flood's answers"
+  echo "are cache hits (the shared not-found page, redirects, dropped parameters), so on a machine the two clients saturate they share it."
   echo
   echo "| Ratio | Measured | Target |"
   echo "|---|---:|---|"
