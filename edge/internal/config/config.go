@@ -61,6 +61,8 @@ type Config struct {
 	TrustedProxies       request.Proxies // TRUSTED_PROXIES
 	MaxConnections       int             // MAX_CONNECTIONS
 	MaxConnsPerClient    int             // MAX_CONNECTIONS_PER_CLIENT
+	RateLimitMaxKeys     int             // RATE_LIMIT_MAX_KEYS
+	RateLimitIPv6Prefix  int             // RATE_LIMIT_IPV6_PREFIX
 	DBMaxOpenConns       int             // DB_MAX_OPEN_CONNS
 	DBPoolWait           time.Duration   // DB_POOL_WAIT
 	MetricsAddr          string          // METRICS_ADDR; empty: no metrics

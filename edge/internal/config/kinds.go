@@ -129,6 +129,12 @@ var (
 		return n, err == nil && n >= 1
 	}}
 
+	// prefixLen is an IPv6 prefix length.
+	prefixLen = kind[int]{typ: "number", want: "an IPv6 prefix length, 1 to 128", parse: func(v string) (int, bool) {
+		n, err := strconv.Atoi(v)
+		return n, err == nil && n >= 1 && n <= 128
+	}}
+
 	// duration is a positive Go duration ("30s", "15m", "168h"; no "d").
 	duration = kind[time.Duration]{typ: "duration", want: "a positive duration with a unit: s, m or h, such as 30s, 15m or 168h (days are not a unit)", parse: func(v string) (time.Duration, bool) {
 		d, err := time.ParseDuration(v)

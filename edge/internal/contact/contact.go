@@ -33,7 +33,6 @@ import (
 
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
@@ -215,7 +214,7 @@ func (s *Service) create(c echo.Context) error {
 		return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, bad)
 	}
 
-	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.Limit.Allow(ratelimit.Client(c.Request())); !ok {
 		if forms.OnPage(c) {
 			ratelimit.RetryAfter(c, wait)
 			return s.refuse(c, in, http.StatusTooManyRequests, OutcomeRateLimited, nil)

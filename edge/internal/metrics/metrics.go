@@ -93,7 +93,7 @@ func New(routesJSON []byte) (*Metrics, error) {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.requestSeconds, m.cacheResults, m.cacheBytes, m.renders, m.renderSeconds, m.renderTTFB,
-		rateLimitRefusals,
+		rateLimitRefusals, rateLimitKeys, rateLimitMaxKeys,
 	)
 	m.reg.MustRegister(HashQueue.collectors()...)
 	// Which build answers: a rolling update shows two series side by side.

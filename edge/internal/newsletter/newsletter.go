@@ -32,7 +32,6 @@ import (
 
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
@@ -179,7 +178,7 @@ func (s *Service) subscribe(c echo.Context) error {
 			return fail(c, "", http.StatusBadRequest, reason)
 		}
 	}
-	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.Limit.Allow(ratelimit.Client(c.Request())); !ok {
 		if forms.OnPage(c) {
 			ratelimit.RetryAfter(c, wait)
 			return fail(c, raw, http.StatusTooManyRequests, reasonRateLimited)
