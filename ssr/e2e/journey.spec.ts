@@ -23,6 +23,15 @@ const ISSUER = `http://${OIDC_ADDR}/oidc`;
 const SLOW = { timeout: 20_000 };
 const EMAIL = "jane.doe@example.com"; // the local provider's user: Google sign-in finds this account
 
+// The edge's data directory, shared with `edge mail` (the development outbox) below.
+const edgeEnv: Record<string, string> = { DATA_DIR: "", DATABASE_URL: "", OMNIBUS_ENV: "development" };
+
+/** The confirmation link of the newest message to `to` in the development outbox. */
+function confirmationLink(edgeDir: string, to: string): string {
+  const out = execFileSync(path.join(edgeDir, "bin", "edge"), ["mail", "-n", "1", "-to", to], { cwd: edgeDir, env: { ...process.env, ...edgeEnv }, encoding: "utf8" });
+  return out.match(/https?:\/\/\S+verify-email\?token=\S+/)?.[0] ?? "";
+}
+
 async function waitFor(url: string, deadline: number) {
   for (;;) {
     try {
@@ -43,6 +52,7 @@ test.describe("the merchant's journey", () => {
     test.setTimeout(180_000);
     const edgeDir = path.join(import.meta.dirname, "..", "..", "edge");
     const bin = path.join(mkdtempSync(path.join(os.tmpdir(), "omnibus-oidcdev-")), "oidcdev");
+    edgeEnv.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-journey-"));
     execFileSync("go", ["build", "-o", bin, "./cmd/oidcdev"], { cwd: edgeDir, stdio: "inherit" });
     children.push(spawn(bin, ["-addr", OIDC_ADDR, "-client-id", "dev-client", "-client-secret", "dev-secret"], { stdio: "ignore" }));
     children.push(
@@ -54,7 +64,7 @@ test.describe("the merchant's journey", () => {
           OMNIBUS_ENV: "development",
           LISTEN_ADDR: `127.0.0.1:${PORT}`,
           RENDERER_PORT,
-          DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-journey-")),
+          DATA_DIR: edgeEnv.DATA_DIR,
           SSR_DIR: path.join(import.meta.dirname, ".."),
           PUBLIC_URL: ORIGIN,
           DATABASE_URL: "",
@@ -104,6 +114,14 @@ test.describe("the merchant's journey", () => {
     await expect(page).toHaveURL(`${ORIGIN}/contact-us`, SLOW);
     const welcome = page.locator("[data-welcome]");
     await expect(welcome.getByRole("heading")).toHaveText("Your store Jane Pet Shop is created");
+    // Jane confirms her address from the e-mailed link (else a later Google sign-in with it
+    // would take the unproved account back: issue 28.7), and is told so where it lands.
+    const edgeDir = path.join(import.meta.dirname, "..", "..", "edge");
+    let link = "";
+    await expect.poll(() => (link = confirmationLink(edgeDir, EMAIL)), SLOW).not.toBe("");
+    await page.goto(link);
+    await expect(page).toHaveURL(`${ORIGIN}/contact-us`, SLOW);
+    await expect(welcome.locator("[data-verify]")).toContainText(journey.welcome.verified.replace("{email}", EMAIL));
     await waitForHydration(page);
     // A signed-in merchant's 'Get Started' leads to that next step too.
     await welcome.getByRole("link", { name: journey.home.choosePlan }).click();

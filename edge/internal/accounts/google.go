@@ -348,6 +348,7 @@ func (s *Service) linkGoogle(ctx context.Context, acct Account, id *identity) *p
 		updates["email_verified_at"] = now
 		updates["name"] = id.displayName()
 		updates["store_name"] = nil
+		updates["store_title"] = "" // the name as typed goes with it (migration 190)
 		updates["status"] = StatusAccountCreated
 		updates["reclaimed_at"] = now
 	}
