@@ -36,6 +36,7 @@ type answerWriter struct {
 	policy *security.Policy
 	r      *http.Request
 	headed bool // the security headers are in
+	static bool // a static file's answer: its own, leaner set (markStatic)
 
 	conn  *conn // the connection, to send a whole answer in one system call
 	wrote bool  // the body has been written to
@@ -73,7 +74,27 @@ func (w *answerWriter) extend() {
 func (w *answerWriter) head(status int) {
 	if !w.headed && status >= 200 {
 		w.headed = true
+		if w.static && status < 400 {
+			w.staticHead()
+			return
+		}
 		w.policy.Headers(w.ResponseWriter.Header(), w.r)
+	}
+}
+
+// staticHead gives a static file's answer the file's header set (no
+// nonce, no document-only headers) and drops the request id: a file is the
+// same bytes for everyone, and the access log keeps the id.
+func (w *answerWriter) staticHead() {
+	h := w.ResponseWriter.Header()
+	delete(h, requestIDKey)
+	w.policy.StaticHeaders(h, w.r)
+}
+
+// markStatic makes c's answer a static file's (see staticHead).
+func markStatic(c echo.Context) {
+	if w, ok := c.Response().Writer.(*answerWriter); ok {
+		w.static = true
 	}
 }
 
