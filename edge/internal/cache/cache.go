@@ -92,6 +92,9 @@ type Cache struct {
 
 	fanout *fanout // set by StartFanout on PostgreSQL
 
+	warm    warmState   // warm.go
+	warming atomic.Bool // StartWarming was called
+
 	testHookFetch func() // called as a request starts waiting for a render
 }
 
@@ -124,6 +127,7 @@ func New(opts Options) *Cache {
 // proxy). Requests the cache does not answer reach next unchanged and still
 // stream.
 func (c *Cache) Wrap(next http.Handler) http.Handler {
+	c.warm.next = next
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.serveHTTP(w, r, next)
 	})
@@ -214,6 +218,8 @@ func (c *Cache) fetch(r *http.Request, key string, next http.Handler) (res resul
 	if c.testHookFetch != nil {
 		c.testHookFetch()
 	}
+	c.warm.waiting.Add(1) // warming pauses meanwhile
+	defer c.warm.waiting.Add(-1)
 	ch := c.group.DoChan(key, func() (any, error) {
 		// A render that finished between this request's lookup and now has
 		// stored a fresh page: use it rather than render again.

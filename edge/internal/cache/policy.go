@@ -29,6 +29,7 @@ type Policies struct {
 }
 
 type routePolicy struct {
+	path     string   // as the table writes it
 	segments []string // ":slug" matches any one segment
 	policy   Policy
 }
@@ -67,7 +68,7 @@ func ParsePolicies(routesJSON []byte) (Policies, error) {
 			return Policies{}, fmt.Errorf("cache: route %s: %w", r.ID, err)
 		}
 		p.Query = querySet(r.Query, table.LayoutQuery[r.Layout])
-		ps.routes = append(ps.routes, routePolicy{segments: routepath.Split(r.Path), policy: p})
+		ps.routes = append(ps.routes, routePolicy{path: r.Path, segments: routepath.Split(r.Path), policy: p})
 	}
 	return ps, nil
 }
