@@ -323,10 +323,12 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 		int(policy.Fresh.Seconds()), int(policy.Stale.Seconds()))}
 	sum := sha256.Sum256(e.body)
 	hash := hex.EncodeToString(sum[:12])
-	e.variants[identity] = newVariant(e.body, hash, identity)
-	if compressible(e.header.Get("Content-Type")) && len(e.body) > 0 {
-		e.variants[encGzip] = newVariant(gzipBytes(e.body), hash, encGzip)
-		e.variants[encBrotli] = newVariant(brotliBytes(e.body), hash, encBrotli)
+	e.hash, e.owner = hash, c.store
+	e.variants[identity].Store(newVariant(e.body, hash, identity))
+	if e.compress = compressible(e.header.Get("Content-Type")) && len(e.body) > 0; e.compress {
+		for _, enc := range eagerEncodings(orig) {
+			e.variants[enc].Store(newVariant(encodeBytes(enc, e.body), hash, enc))
+		}
 	}
 	e.computeSize()
 	if c.gen.Load() != gen {
@@ -457,7 +459,7 @@ func serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string, age 
 		h[k] = vs // clipped slices (Header.Clone): an Add elsewhere copies
 	}
 	h["X-Cache"] = xCacheValues[xcache]
-	id := e.variants[identity]
+	id := e.variants[identity].Load()
 	if id == nil { // shared once, never stored: 5xx, temporary redirects
 		if h.Get("Cache-Control") == "" {
 			h.Set("Cache-Control", "no-store")
@@ -479,10 +481,10 @@ func serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string, age 
 		h["Age"] = e.ageHeader(secs)
 	}
 	v := id
-	if e.variants[encBrotli] != nil {
+	if e.compress {
 		h["Vary"] = varyEncoding
 		if enc := negotiate(first(r.Header["Accept-Encoding"]), true, true); enc != identity {
-			v = e.variants[enc]
+			v = e.variant(enc)
 		}
 	}
 	if e.status == http.StatusOK {

@@ -187,7 +187,7 @@ func (c *Cache) warmRequest(ctx context.Context, path string) (*http.Request, er
 	if err != nil {
 		return nil, err
 	}
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, o.Scheme+"://"+o.Host+path, nil)
+	r, err := http.NewRequestWithContext(withWarm(ctx), http.MethodGet, o.Scheme+"://"+o.Host+path, nil)
 	if err != nil {
 		return nil, err
 	}
