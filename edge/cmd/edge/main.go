@@ -13,6 +13,7 @@
 //	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
 //	edge migrate                         migrate the database, print what was applied, exit
 //	edge config                          check the environment as serving would, print it (exit 0, or 2)
+//	edge staff grant|revoke EMAIL | list  mark an account staff (the /staff/insights page)
 //
 // The edge serves in production unless OMNIBUS_ENV=development; production
 // refuses development stand-ins and placeholder secrets (internal/config).
@@ -27,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"omnibus/edge/internal/analytics"
 	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
@@ -101,7 +103,14 @@ func command(name string, args []string) int {
 		return healthcheck.Run(args, cfg.Addr, os.Stdout, os.Stderr)
 	case "migrate": // edge migrate: the Kubernetes init container
 		return migrate.Run(args, cfg, os.Stdout, os.Stderr)
+	case "staff": // edge staff grant|revoke EMAIL, edge staff list: who sees /staff/insights
+		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "edge staff: %v\n", err)
+			return 1
+		}
+		return analytics.RunStaffCommand(args, db, os.Stdout, os.Stderr)
 	}
-	fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: config, purge, mail, healthcheck, migrate)\n", name)
+	fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: config, purge, mail, healthcheck, migrate, staff)\n", name)
 	return 2
 }

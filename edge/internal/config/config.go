@@ -36,6 +36,7 @@ type Config struct {
 	SSRDir               string          // SSR_DIR
 	PublicURL            string          // PUBLIC_URL, without a trailing slash
 	ShutdownTimeout      time.Duration   // SHUTDOWN_TIMEOUT
+	DrainPeriod          time.Duration   // DRAIN_PERIOD
 	RendererTimeout      time.Duration   // RENDERER_TIMEOUT
 	RendererDev          bool            // RENDERER_DEV
 	RendererStartTimeout time.Duration   // RENDERER_START_TIMEOUT
@@ -59,6 +60,7 @@ type Config struct {
 	LogLevel             slog.Level      // LOG_LEVEL
 	TrustedProxies       request.Proxies // TRUSTED_PROXIES
 	MaxConnections       int             // MAX_CONNECTIONS
+	MaxConnsPerClient    int             // MAX_CONNECTIONS_PER_CLIENT
 	DBMaxOpenConns       int             // DB_MAX_OPEN_CONNS
 	DBPoolWait           time.Duration   // DB_POOL_WAIT
 	MetricsAddr          string          // METRICS_ADDR; empty: no metrics

@@ -11,6 +11,7 @@
 package metrics
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -212,6 +213,23 @@ func (m *Metrics) WatchWarming(state func() (done bool, took time.Duration)) {
 			Help: "How long the last complete warm-up of the page cache took.",
 		}, func() float64 { _, took := state(); return took.Seconds() }),
 	)
+}
+
+// WatchDatabase exposes omnibus_database_up: 1 when ping answers within a
+// second at scrape time, else 0. /readyz reports the database the same way
+// without failing on it (a database outage is not a page outage).
+func (m *Metrics) WatchDatabase(ping func(ctx context.Context) error) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "omnibus_database_up",
+		Help: "1 when the database answered a ping at scrape time, 0 when not (pages in the cache still serve).",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if ping(ctx) != nil {
+			return 0
+		}
+		return 1
+	}))
 }
 
 // WatchDB exposes the connection pool's use (go_sql_* series: open, in use,

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -33,10 +34,11 @@ type answerWriter struct {
 	d     time.Duration
 	moved time.Time // when the deadline was last set to moved + d
 
-	policy *security.Policy
-	r      *http.Request
-	headed bool // the security headers are in
-	static bool // a static file's answer: its own, leaner set (markStatic)
+	policy   *security.Policy
+	r        *http.Request
+	headed   bool         // the security headers are in
+	static   bool         // a static file's answer: its own, leaner set (markStatic)
+	draining *atomic.Bool // the server's: the head says Connection: close
 
 	conn  *conn // the connection, to send a whole answer in one system call
 	wrote bool  // the body has been written to
@@ -51,7 +53,7 @@ func (s *Server) wrapAnswer(c echo.Context, policy *security.Policy, start time.
 	res.Writer = &answerWriter{
 		ResponseWriter: res.Writer, rc: *http.NewResponseController(res.Writer),
 		d: s.limits.WriteTimeout, moved: start, policy: policy, r: c.Request(),
-		conn: connOf(c.Request().Context()),
+		conn: connOf(c.Request().Context()), draining: &s.draining,
 	}
 }
 
@@ -76,9 +78,13 @@ func (w *answerWriter) head(status int) {
 		w.headed = true
 		if w.static && status < 400 {
 			w.staticHead()
-			return
+		} else {
+			w.policy.Headers(w.ResponseWriter.Header(), w.r)
 		}
-		w.policy.Headers(w.ResponseWriter.Header(), w.r)
+		if w.draining.Load() {
+			// net/http closes the connection once this answer is sent.
+			w.ResponseWriter.Header()["Connection"] = connectionClose
+		}
 	}
 }
 
@@ -97,6 +103,10 @@ func markStatic(c echo.Context) {
 		w.static = true
 	}
 }
+
+// connectionClose is the Connection header of every answer while the server
+// drains (Server.Drain).
+var connectionClose = []string{"close"}
 
 func (w *answerWriter) WriteHeader(status int) {
 	w.head(status)
