@@ -174,11 +174,11 @@ func (c *Cache) warmOne(ctx context.Context, path string) (ok, did bool) {
 		return false, false
 	}
 	key := Key(r.URL)
-	if e := c.store.get(key); e != nil && c.now().Sub(e.stored) < e.policy.Fresh {
+	if e := c.store.peek(key); e != nil && c.now().Sub(e.stored) < e.policy.Fresh {
 		return true, false
 	}
 	res := <-c.group.DoChan(key, func() (any, error) { return c.render(r, key, c.warm.next), nil })
-	return !res.Val.(result).failed && c.store.get(key) != nil, true
+	return !res.Val.(result).failed && c.store.peek(key) != nil, true
 }
 
 // warmRequest is a visitor's GET of path on the site's origin.

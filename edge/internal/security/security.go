@@ -127,7 +127,7 @@ func New(opts Options) (*Policy, error) {
 		"; frame-ancestors 'none'; base-uri 'none'" // object-src: default-src 'none' covers it
 
 	// Google's sign-in popup reports back to the page that opened it through
-	// window.opener, which 'same-origin' would cut (docs/decisions/0006-10-security-headers.md).
+	// window.opener, which 'same-origin' would cut (docs/decisions/0008-security-headers.md).
 	p.coop = "same-origin"
 	if google {
 		p.coop = "same-origin-allow-popups"
@@ -207,7 +207,7 @@ func origin(raw string) string {
 }
 
 // Header returns the value the policy gives header name ("" if none), for
-// tests and the README's checks.
+// tests and the checks in docs/security.md.
 func (p *Policy) Header(name string) string {
 	name = http.CanonicalHeaderKey(name)
 	for _, h := range p.static {

@@ -159,7 +159,6 @@ func TestStaticAnswersAreLean(t *testing.T) {
 	}
 }
 
-
 func securityOptions(public string) security.Options {
 	if public == "" {
 		public = "http://localhost:8080"

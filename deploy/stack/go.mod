@@ -1,0 +1,3 @@
+module omnibus/deploy/stack
+
+go 1.26.0
