@@ -103,6 +103,19 @@ done
 EDGE_URL=http://127.0.0.1:$EDGE_PORT
 RENDERER_URL=http://127.0.0.1:$RENDERER_PORT
 
+# --- the cache's warm-up of every cacheable page (CACHE_WARM), before any row ------
+say "Waiting for the page cache's warm-up..."
+for i in $(seq 1200); do
+  grep -q 'cache: warming done' "$TMP/edge.log" && break
+  [ "$i" = 1200 ] && die "the cache's warm-up did not end in 120s"
+  sleep 0.1
+done
+WARM_LINE=$(grep -m1 'cache: warming done' "$TMP/edge.log")
+WARM_MS=$(grep -oE 'ms=[0-9]+' <<<"$WARM_LINE" | cut -d= -f2)
+WARM_PAGES=$(grep -oE 'pages=[0-9]+' <<<"$WARM_LINE" | cut -d= -f2)
+# The head of each kind of answer, before the load (issue 31.1).
+HEADS=$("$ROOT/bench/heads.sh" "$EDGE_URL")
+
 # --- warm the cache and keep the bytes it serves ------------------------------
 mkdir -p "$TMP/html"
 curl -s -o /dev/null -H 'Accept-Encoding: br' "$EDGE_URL/"
@@ -319,6 +332,12 @@ GG=$(ratio "$(field g 1)" "$(field g0 1)")
   echo
   echo "Rows (b) and (e) are the medians of $PAIRS alternating runs each (requests/s: b $RUNS_b, e $RUNS_e)."
   echo
+  echo "Page cache warm-up at start (CACHE_WARM): $WARM_PAGES cacheable pages rendered and stored in $WARM_MS ms, one at a time (before issue 31: none; each page's first visitor waited for its render)."
+  echo
+  echo "Response head of each kind of answer (bench/heads.sh; before issue 31.1 a static answer carried the page's whole header set: 1,097-1,176 bytes on \`make run\`):"
+  echo
+  echo "$HEADS"
+  echo
   echo "Renderer crash recovery (BenchmarkRendererTakeover, 10 kills of the active child, an uncached page each time): served again within $TAKEOVER_MS ms (p100; target < 2000)."
   echo
   mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
@@ -340,5 +359,5 @@ GG=$(ratio "$(field g 1)" "$(field g0 1)")
   echo
   node "$SSR_DIR/scripts/first-load.mjs" "$SSR_DIR/build/client"
   echo
-  echo "Row (d) is a true miss: each request has a cache key never seen before, so the edge asks the renderer for the complete document, compresses it (gzip and brotli) and stores it, then answers. Row (c) is the renderer streaming to a browser."
+  echo "Row (d) is a true miss: each request has a cache key never seen before, so the edge asks the renderer for the complete document, compresses it in the one encoding asked for (brotli; gzip is made when a visitor first asks for it) and stores it, then answers (before issue 31.4 it made both: d/c 0.52-0.70). Row (c) is the renderer streaming to a browser."
 } | tee "$ROOT/bench/RESULTS.md"

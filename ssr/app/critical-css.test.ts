@@ -105,6 +105,22 @@ describe.skipIf(missing)("the first screen of each page type", async () => {
     expect(late, "classes of the first screen only the full stylesheet defines").toEqual([]);
   });
 
+  // The component catalogue's index (issue 31.6: /blocks shifted by 0.301
+  // when its cards' 10rem preview boxes got their height from the full
+  // stylesheet): what lays it out is inline too. A preview (aria-hidden,
+  // inside a box of fixed size) is drawn by the full stylesheet.
+  it.skipIf(missing)("/blocks lays out from the inline CSS", async () => {
+    const page = "/blocks";
+    // Each preview's box is kept, its content (up to the card's text) left out.
+    const html = (await render(page)).replace(/(<div aria-hidden="true" inert[^>]*>)[\s\S]*?(?=<div class="flex flex-1 flex-col border-t)/g, "$1</div>");
+    const inline = classesOf(html.match(/<style\b[^>]*>([\s\S]*?)<\/style>/)![1]);
+    const main = html.indexOf("<main");
+    const firstScreen = html.slice(html.indexOf("<body"), html.indexOf("</main>", main)).replaceAll("&amp;", "&");
+    const used = new Set([...firstScreen.matchAll(/\bclass="([^"]*)"/g)].flatMap((m) => m[1].split(/\s+/)).filter(Boolean));
+    const late = [...used].filter((c) => full.has(c) && !inline.has(c));
+    expect(late, "classes only the full stylesheet defines").toEqual([]);
+  });
+
   // The first paint waits for the element that ends the navigation bar (root.tsx's
   // rel=expect): a page without it would paint only once its whole document is in.
   it.each(missing ? [] : pages)("%s: the element the first paint waits for is there once, before the page", async (page) => {

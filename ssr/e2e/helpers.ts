@@ -7,6 +7,7 @@ export interface TableEntry {
   path: string;
   layout: string;
   title: string;
+  module: string;
 }
 
 const table = JSON.parse(readFileSync(new URL("../../shared/routes.json", import.meta.url), "utf8")) as {

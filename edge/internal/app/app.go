@@ -232,8 +232,14 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		if a.Metrics != nil {
 			pages = a.Metrics.PageCache(pages)
 			a.Metrics.WatchCache(a.Cache.Stats)
+			a.Metrics.WatchWarming(a.Cache.WarmState)
 			if _, ok := a.Cache.PurgeListenerUp(); ok {
 				a.Metrics.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
+			}
+		}
+		if cfg.CacheWarm {
+			if err := startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, rend.Check); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -494,5 +500,16 @@ func paymentProvider(cfg config.Config, log *slog.Logger) billing.Provider {
 		return &billing.TestMode{PublicURL: cfg.PublicURL}
 	}
 	log.Error("PAYMENTS ARE OFF: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or PAYMENTS_TEST_MODE=1 for the test-mode page); the licence payment pages answer 503")
+	return nil
+}
+
+// startWarming warms the page cache with every cacheable page: the route
+// table's, and the articles and help topics the sitemap lists.
+func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, publicURL string, ready func(context.Context) error) error {
+	articles, err := content.Paths()
+	if err != nil {
+		return err
+	}
+	c.StartWarming(ctx, cache.WarmOptions{Paths: policies.CacheablePaths(articles), Origin: publicURL, Ready: ready})
 	return nil
 }

@@ -155,10 +155,26 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The ETag names the encoding so a cache never answers a conditional
 	// request for one encoding with the bytes of another.
 	hdr.Set("ETag", etag(f, hdr.Get("Content-Encoding")))
-	// ServeContent handles Range, If-None-Match, If-Modified-Since, HEAD and
-	// Content-Length; Content-Type is already set so it does not sniff.
-	http.ServeContent(w, r, "", f.modTime, fh)
+	// ServeContent handles Range, If-None-Match, HEAD and Content-Length;
+	// Content-Type is already set so it does not sniff. The ETag is the one
+	// validator (no Last-Modified: a zero time), and Accept-Ranges is not
+	// announced: every 40 bytes count on files this small (docs/decisions/0037-lean-static-answers.md).
+	http.ServeContent(noRangesAnnounced{w}, r, "", time.Time{}, fh)
 }
+
+// noRangesAnnounced drops the Accept-Ranges ServeContent always sets (a
+// Range request is still honoured).
+type noRangesAnnounced struct{ http.ResponseWriter }
+
+func (w noRangesAnnounced) WriteHeader(status int) {
+	delete(w.Header(), "Accept-Ranges")
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// IsWorker reports whether urlPath is the service worker's script: the
+// policy its answer carries governs what the worker may load, so it keeps
+// the page's header set, where other files get a file's.
+func IsWorker(urlPath string) bool { return urlPath == "/sw.js" }
 
 // notFound is a missing file's 404, which no cache may keep: the file may be
 // a build's that is still rolling out.

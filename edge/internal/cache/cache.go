@@ -92,6 +92,9 @@ type Cache struct {
 
 	fanout *fanout // set by StartFanout on PostgreSQL
 
+	warm    warmState   // warm.go
+	warming atomic.Bool // StartWarming was called
+
 	cdn       []string // caches in front, told of each purge (SetCDN)
 	cdnClient *http.Client
 
@@ -127,6 +130,7 @@ func New(opts Options) *Cache {
 // proxy). Requests the cache does not answer reach next unchanged and still
 // stream.
 func (c *Cache) Wrap(next http.Handler) http.Handler {
+	c.warm.next = next
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.serveHTTP(w, r, next)
 	})
@@ -241,6 +245,8 @@ func (c *Cache) fetch(r *http.Request, key string, next http.Handler) (res resul
 	if c.testHookFetch != nil {
 		c.testHookFetch()
 	}
+	c.warm.waiting.Add(1) // warming pauses meanwhile
+	defer c.warm.waiting.Add(-1)
 	ch := c.group.DoChan(key, func() (any, error) {
 		// A render that finished between this request's lookup and now has
 		// stored a fresh page: use it rather than render again.
@@ -344,10 +350,12 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 		int(policy.Fresh.Seconds()), int(policy.Stale.Seconds()))}
 	sum := sha256.Sum256(e.body)
 	hash := hex.EncodeToString(sum[:12])
-	e.variants[identity] = newVariant(e.body, hash, identity)
-	if compressible(e.header.Get("Content-Type")) && len(e.body) > 0 {
-		e.variants[encGzip] = newVariant(gzipBytes(e.body), hash, encGzip)
-		e.variants[encBrotli] = newVariant(brotliBytes(e.body), hash, encBrotli)
+	e.hash, e.owner = hash, c.store
+	e.variants[identity].Store(newVariant(e.body, hash, identity))
+	if e.compress = compressible(e.header.Get("Content-Type")) && len(e.body) > 0; e.compress {
+		for _, enc := range eagerEncodings(orig) {
+			e.variants[enc].Store(newVariant(encodeBytes(enc, e.body), hash, enc))
+		}
 	}
 	e.computeSize()
 	if c.gen.Load() != gen {
@@ -481,7 +489,7 @@ func serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string, age 
 		h[k] = vs // clipped slices (Header.Clone): an Add elsewhere copies
 	}
 	h["X-Cache"] = xCacheValues[xcache]
-	id := e.variants[identity]
+	id := e.variants[identity].Load()
 	if id == nil { // shared once, never stored: 5xx, temporary redirects
 		if h.Get("Cache-Control") == "" {
 			h.Set("Cache-Control", "no-store")
@@ -503,10 +511,10 @@ func serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string, age 
 		h["Age"] = e.ageHeader(secs)
 	}
 	v := id
-	if e.variants[encBrotli] != nil {
+	if e.compress {
 		h["Vary"] = varyEncoding
 		if enc := negotiate(first(r.Header["Accept-Encoding"]), true, true); enc != identity {
-			v = e.variants[enc]
+			v = e.variant(enc)
 		}
 	}
 	if e.status == http.StatusOK {

@@ -1,6 +1,10 @@
 package cache
 
 import (
+	"context"
+	"net/http"
+	"sync/atomic"
+
 	httpenc "omnibus/edge/internal/http/encoding"
 )
 
@@ -28,8 +32,59 @@ func (e encoding) String() string {
 
 func compressible(contentType string) bool { return httpenc.Compressible(contentType) }
 
-func gzipBytes(b []byte) []byte   { return httpenc.Bytes(httpenc.Gzip, b) }
-func brotliBytes(b []byte) []byte { return httpenc.Bytes(httpenc.Brotli, b) }
+// compressions counts the bodies the cache has compressed, by encoding.
+var compressions [3]atomic.Int64
+
+// Compressions is how many page bodies the cache has compressed in gzip and
+// in brotli since start (tests, the bench).
+func Compressions() (gzip, brotli int64) {
+	return compressions[encGzip].Load(), compressions[encBrotli].Load()
+}
+
+func encodeBytes(enc encoding, b []byte) []byte {
+	compressions[enc].Add(1)
+	return httpenc.Bytes(enc.String(), b)
+}
+
+// Each stored page is compressed once per encoding actually asked for
+// (issue 31.4): a render compresses the one its visitor accepts (warming:
+// both, in the background), and a later visitor asking for the other gets
+// it made then, once.
+
+// variant is e's body in enc, made now when no one has asked for it before.
+func (e *entry) variant(enc encoding) *variant {
+	if v := e.variants[enc].Load(); v != nil {
+		return v
+	}
+	e.encMu.Lock()
+	defer e.encMu.Unlock()
+	if v := e.variants[enc].Load(); v != nil {
+		return v
+	}
+	v := newVariant(encodeBytes(enc, e.body), e.hash, enc)
+	e.variants[enc].Store(v)
+	if e.owner != nil {
+		e.owner.grow(e, len(v.body))
+	}
+	return v
+}
+
+// eagerEncodings are the encodings a render of orig compresses at once: the
+// one orig's visitor gets, or both for a warm-up.
+func eagerEncodings(orig *http.Request) []encoding {
+	if orig.Context().Value(warmKey{}) != nil {
+		return []encoding{encBrotli, encGzip}
+	}
+	if enc := negotiate(first(orig.Header["Accept-Encoding"]), true, true); enc != identity {
+		return []encoding{enc}
+	}
+	return nil
+}
+
+// warmKey marks a warm-up's requests (warm.go).
+type warmKey struct{}
+
+func withWarm(ctx context.Context) context.Context { return context.WithValue(ctx, warmKey{}, true) }
 
 // negotiate picks the best encoding the client accepts among those the entry
 // has: brotli, then gzip, then identity.

@@ -41,6 +41,7 @@ type Policies struct {
 }
 
 type routePolicy struct {
+	path     string   // as the table writes it
 	segments []string // ":slug" matches any one segment
 	policy   Policy
 	param    bool // a segment is a parameter
@@ -110,7 +111,7 @@ func ParsePolicies(routesJSON []byte) (Policies, error) {
 		}
 		segs := routepath.Split(r.Path)
 		param := slices.ContainsFunc(segs, func(s string) bool { return strings.HasPrefix(s, ":") })
-		ps.routes = append(ps.routes, routePolicy{segments: segs, policy: p, param: param})
+		ps.routes = append(ps.routes, routePolicy{path: r.Path, segments: segs, policy: p, param: param})
 		ps.ids[r.ID] = true
 	}
 	return ps, nil

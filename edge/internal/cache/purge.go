@@ -77,6 +77,7 @@ func (c *Cache) purgeLocal(t Target) int {
 	c.gen.Add(1)
 	n := c.store.removeIf(t.matcher())
 	c.log.Info("cache: purged", "target", t.String(), "pages", n)
+	c.kickWarming()
 	return n
 }
 

@@ -25,8 +25,14 @@ type entry struct {
 	protected bool
 
 	// Set on entries that are stored (shared one-off answers have none):
-	// each encoding's bytes and header values, ready to assign.
-	variants     [3]*variant // by encoding; gzip and brotli nil when not compressible
+	// each encoding's bytes and header values, ready to assign. Identity is
+	// set at once; gzip and brotli (compressible entries only) when first
+	// asked for (encode.go: entry.variant).
+	variants     [3]atomic.Pointer[variant] // by encoding
+	compress     bool                       // gzip and brotli may be given
+	hash         string                     // of body: the ETags' base
+	owner        *store                     // counts the bytes of variants made later
+	encMu        sync.Mutex                 // one compression per encoding
 	cacheControl []string
 
 	// age is the last Age header value given out: every hit within the
@@ -76,8 +82,8 @@ const entryOverhead = 512
 
 func (e *entry) computeSize() {
 	n := int64(entryOverhead + len(e.key) + len(e.body))
-	for _, v := range e.variants[1:] {
-		if v != nil {
+	for i := range e.variants[1:] {
+		if v := e.variants[1+i].Load(); v != nil {
 			n += int64(len(v.body))
 		}
 	}
@@ -183,6 +189,39 @@ func (s *store) put(e *entry) bool {
 		}
 	}
 	return true
+}
+
+// grow counts n more bytes for e (an encoding made after it was stored),
+// evicting as put does; nothing when e is no longer stored.
+func (s *store) grow(e *entry, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if el, ok := s.items[e.key]; !ok || el.Value.(*entry) != e {
+		return
+	}
+	e.size += int64(n)
+	s.bytes += int64(n)
+	if e.protected {
+		s.protectedBytes += int64(n)
+		s.demoteLocked()
+	}
+	for s.bytes > s.maxBytes {
+		if el := s.probation.Back(); el != nil {
+			s.removeLocked(el)
+		} else {
+			s.removeLocked(s.protected.Back())
+		}
+	}
+}
+
+// peek returns the entry for key without marking it used (warming's check).
+func (s *store) peek(key string) *entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if el, ok := s.items[key]; ok {
+		return el.Value.(*entry)
+	}
+	return nil
 }
 
 func (s *store) removeLocked(el *list.Element) {

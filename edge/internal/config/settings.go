@@ -46,6 +46,8 @@ var Settings = []Setting{
 		"How long SIGTERM keeps the edge serving before it stops accepting: `/readyz` answers 503 at once and every answer closes its keep-alive connection, while the load balancer takes the edge out."),
 	row("CACHE_MAX_BYTES", size, "64MiB", func(c *Config) *int64 { return &c.CacheMaxBytes },
 		"Memory bound of the page cache (every stored page in identity, gzip and brotli; least recently used out first); `0` turns the cache off."),
+	row("CACHE_WARM", boolean, "1", func(c *Config) *bool { return &c.CacheWarm },
+		"`1`: at start and after every purge, render every cacheable page of the route table in the background, one at a time and never while a visitor waits for a render, so the first visitor gets a hit (log line and metric `omnibus_page_cache_warm_done`); `0`: pages are rendered when first asked for."),
 	row("CACHE_PURGE_TOKEN", secret(minSecretLen), "", func(c *Config) *string { return &c.CachePurgeToken },
 		"Bearer token for `POST /api/v1/admin/cache/purge` and `edge purge` (`openssl rand -hex 32`); empty: purging over HTTP is off (404)."),
 	row("SMTP_URL", smtpURL, "", func(c *Config) *string { return &c.SMTPURL },

@@ -117,6 +117,9 @@ func Start(t testing.TB, opts Options) *Edge {
 		cfg.RendererTimeout = opts.RendererTimeout
 	}
 	cfg.ShutdownTimeout = 10 * time.Second
+	// No warm-up unless a test asks (Config: c.CacheWarm = true): tests
+	// count renders and expect a first visit to miss.
+	cfg.CacheWarm = false
 	// The edge's logger as main makes it (batched, text), writing nowhere.
 	logOut := logging.NewBuffer(io.Discard, 64<<10, 250*time.Millisecond)
 	t.Cleanup(func() { logOut.Close() }) // after the edge's own cleanup (LIFO)

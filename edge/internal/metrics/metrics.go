@@ -219,6 +219,25 @@ func (m *Metrics) WatchCache(stats func() (entries int, bytes int64)) {
 	)
 }
 
+// WatchWarming exposes the page cache's warm-up (cache.Cache.WarmState).
+func (m *Metrics) WatchWarming(state func() (done bool, took time.Duration)) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "omnibus_page_cache_warm_done",
+			Help: "1 when the last warm-up of the page cache stored every cacheable page and nothing was purged since.",
+		}, func() float64 {
+			if done, _ := state(); done {
+				return 1
+			}
+			return 0
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "omnibus_page_cache_warm_seconds",
+			Help: "How long the last complete warm-up of the page cache took.",
+		}, func() float64 { _, took := state(); return took.Seconds() }),
+	)
+}
+
 // WatchDatabase exposes omnibus_database_up: 1 when ping answers within a
 // second at scrape time, else 0. /readyz reports the database the same way
 // without failing on it (a database outage is not a page outage).

@@ -77,6 +77,7 @@ type Policy struct {
 	cspScript string   // script-src's sources after the nonce or hashes
 	cspStyle  string   // style-src-elem's sources after the nonce or hashes
 	cspTail   string   // the directives after style-src-elem
+	lean      []header // a static file's set (StaticHeaders)
 	dev       bool
 	https     bool
 	publicURL *url.URL
@@ -123,7 +124,7 @@ func New(opts Options) (*Policy, error) {
 		"; img-src 'self' data:; font-src 'self'; connect-src " + connect +
 		"; manifest-src 'self'; worker-src 'self'" + frame +
 		"; form-action " + strings.Join(formAction, " ") +
-		"; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+		"; frame-ancestors 'none'; base-uri 'none'" // object-src: default-src 'none' covers it
 
 	// Google's sign-in popup reports back to the page that opened it through
 	// window.opener, which 'same-origin' would cut (docs/decisions/0008-security-headers.md).
@@ -140,10 +141,55 @@ func New(opts Options) (*Policy, error) {
 		{"Cross-Origin-Opener-Policy", []string{p.coop}},
 		{"Cross-Origin-Resource-Policy", []string{"same-origin"}},
 	}
+	// A static file (a bundle, a picture, the manifest, an icon) is not a
+	// document: what only a document obeys (its CSP, framing, referrer,
+	// permissions, opener) protects nothing on it (docs/decisions/0037-lean-static-answers.md).
+	p.lean = []header{
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"Cross-Origin-Resource-Policy", []string{"same-origin"}},
+	}
 	if p.https {
-		p.static = append(p.static, header{"Strict-Transport-Security", []string{"max-age=63072000"}})
+		hsts := header{"Strict-Transport-Security", []string{"max-age=63072000"}}
+		p.static = append(p.static, hsts)
+		p.lean = append(p.lean, hsts)
 	}
 	return p, nil
+}
+
+// svgCSP is the policy of an SVG file opened on its own (a document that can
+// carry script): nothing loads or runs, its inline styles apply, and it is
+// sandboxed.
+const svgCSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
+// StaticHeaders gives the answer of a static file of the build the headers
+// that apply to a file: nosniff, CORP and HSTS (on https); an SVG also a CSP
+// of its own (svgCSP). An HTML file is a document and gets the page's set
+// (Headers). Like Headers, a header the answer set itself is kept.
+func (p *Policy) StaticHeaders(h http.Header, r *http.Request) {
+	ct := first(h["Content-Type"])
+	if strings.HasPrefix(ct, "text/html") {
+		p.Headers(h, r)
+		return
+	}
+	for _, kv := range p.lean {
+		if _, ok := h[kv.name]; !ok {
+			h[kv.name] = kv.value
+		}
+	}
+	if strings.HasPrefix(ct, "image/svg+xml") {
+		if _, ok := h[CSPHeader]; !ok {
+			h[CSPHeader] = svgCSPValue
+		}
+	}
+}
+
+var svgCSPValue = []string{svgCSP}
+
+func first(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
 }
 
 // permissionsPolicy turns off the powerful features the site does not use

@@ -37,6 +37,7 @@ type answerWriter struct {
 	policy   *security.Policy
 	r        *http.Request
 	headed   bool         // the security headers are in
+	static   bool         // a static file's answer: its own, leaner set (markStatic)
 	draining *atomic.Bool // the server's: the head says Connection: close
 
 	conn  *conn // the connection, to send a whole answer in one system call
@@ -75,11 +76,31 @@ func (w *answerWriter) extend() {
 func (w *answerWriter) head(status int) {
 	if !w.headed && status >= 200 {
 		w.headed = true
-		w.policy.Headers(w.ResponseWriter.Header(), w.r)
+		if w.static && status < 400 {
+			w.staticHead()
+		} else {
+			w.policy.Headers(w.ResponseWriter.Header(), w.r)
+		}
 		if w.draining.Load() {
 			// net/http closes the connection once this answer is sent.
 			w.ResponseWriter.Header()["Connection"] = connectionClose
 		}
+	}
+}
+
+// staticHead gives a static file's answer the file's header set (no
+// nonce, no document-only headers) and drops the request id: a file is the
+// same bytes for everyone, and the access log keeps the id.
+func (w *answerWriter) staticHead() {
+	h := w.ResponseWriter.Header()
+	delete(h, requestIDKey)
+	w.policy.StaticHeaders(h, w.r)
+}
+
+// markStatic makes c's answer a static file's (see staticHead).
+func markStatic(c echo.Context) {
+	if w, ok := c.Response().Writer.(*answerWriter); ok {
+		w.static = true
 	}
 }
 

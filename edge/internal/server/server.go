@@ -224,6 +224,9 @@ func (s *Server) Pages() http.Handler { return *s.pages.Load() }
 func (s *Server) pageOrFile(c echo.Context) error {
 	r, w := c.Request(), c.Response()
 	if s.assets != nil && (assets.IsAssetPath(r.URL.Path) || s.assets.Has(r.URL.Path)) {
+		if !assets.IsWorker(r.URL.Path) {
+			markStatic(c)
+		}
 		s.assets.ServeHTTP(w, r)
 		return nil
 	}
