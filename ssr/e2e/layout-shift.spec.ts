@@ -6,7 +6,11 @@
 import { type Page, expect, test } from "@playwright/test";
 import { routes } from "./helpers";
 
-const demos = routes.filter((r) => r.module.startsWith("_blocks/")).map((r) => r.path);
+// Every demo page under a phone's network and CPU takes ~10 s; make test
+// measures /blocks and every fifth demo page (a different fifth each day is
+// not worth the flakiness: a fixed sample), LAYOUT_SHIFT_ALL=1 all of them.
+const allDemos = routes.filter((r) => r.module.startsWith("_blocks/")).map((r) => r.path);
+const demos = process.env.LAYOUT_SHIFT_ALL ? allDemos : allDemos.filter((p, i) => p === "/blocks" || i % 5 === 0);
 // Still shifting by 0.02 (issue 31.6 left open: a cause other than the
 // stylesheet, which these pages now wait for): fixme until fixed.
 const stillShifting = new Set(["/blocks/content", "/blocks/features", "/blocks/images", "/blocks/tableflex", "/blog/posts-8"]);
