@@ -126,7 +126,7 @@ func startFlood(t *testing.T, addr string, srcs []string, idle, slowloris, slowR
 }
 
 // fresh asks for / from src on a new connection, within a second.
-func fresh(t *testing.T, addr, src string) (time.Duration, error) {
+func fresh(t *testing.T, addr, src string, within time.Duration) (time.Duration, error) {
 	t.Helper()
 	began := time.Now()
 	c, err := dialFrom(src, addr, false)
@@ -134,7 +134,7 @@ func fresh(t *testing.T, addr, src string) (time.Duration, error) {
 		return 0, err
 	}
 	defer c.Close()
-	c.SetDeadline(began.Add(time.Second))
+	c.SetDeadline(began.Add(within))
 	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"); err != nil {
 		return 0, err
 	}
@@ -149,13 +149,13 @@ func fresh(t *testing.T, addr, src string) (time.Duration, error) {
 }
 
 // freshVisitors: a visitor from 127.0.0.2 asks for / ten times during the
-// flood; each must be answered within a second.
-func freshVisitors(t *testing.T, addr string) {
+// flood; each must be answered within the given time.
+func freshVisitors(t *testing.T, addr string, within time.Duration) {
 	t.Helper()
 	for i := range 10 {
-		took, err := fresh(t, addr, "127.0.0.2")
+		took, err := fresh(t, addr, "127.0.0.2", within)
 		if err != nil {
-			t.Fatalf("fresh visitor %d: %v after %s, want / within 1 s", i+1, err, took.Round(time.Millisecond))
+			t.Fatalf("fresh visitor %d: %v after %s, want / within %s", i+1, err, took.Round(time.Millisecond), within)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -171,13 +171,17 @@ func TestOneClientCannotTakeEverySlot(t *testing.T) {
 	url := serve(t, server.Options{Pages: slotPages(), Limits: server.Limits{MaxConns: 256}})
 	addr := strings.TrimPrefix(url, "http://")
 	startFlood(t, addr, []string{"127.0.0.3"}, 300, 300, 300)
-	freshVisitors(t, addr)
+	freshVisitors(t, addr, time.Second)
 }
 
 // The same flood spread over 30 addresses, each under its per-client cap,
 // takes every slot; kept-alive idle connections and heads not sent within
 // a second are given up, oldest first, for the fresh visitor. (The slow
-// readers, 100 here, keep theirs until the write deadline.)
+// readers, 100 here, keep theirs until the write deadline.) A head is given
+// up once it is a second old, so a visitor who arrives just after the flood
+// has taken every slot may wait for that second: the bound here is 2.5 s
+// (1 s of grace for heads plus scheduling on a busy machine); the issue's
+// one-address flood above keeps its 1 s bound.
 func TestIdleConnectionsGiveWayWhenSlotsRunShort(t *testing.T) {
 	url := serve(t, server.Options{Pages: slotPages(), Limits: server.Limits{MaxConns: 256}})
 	addr := strings.TrimPrefix(url, "http://")
@@ -186,7 +190,7 @@ func TestIdleConnectionsGiveWayWhenSlotsRunShort(t *testing.T) {
 		srcs = append(srcs, "127.0.1."+strconv.Itoa(i+1))
 	}
 	startFlood(t, addr, srcs, 300, 300, 100)
-	freshVisitors(t, addr)
+	freshVisitors(t, addr, 2500*time.Millisecond)
 }
 
 // A trusted proxy's connections are not capped: every visitor behind it
