@@ -94,7 +94,7 @@ func (s *Service) knownDevice(r *http.Request, email string) string {
 	}
 	key, err := s.deviceKey(r.Context())
 	if err != nil {
-		slog.Error("accounts: device cookie key", "err", err)
+		slog.ErrorContext(r.Context(), "accounts: device cookie key", "err", err)
 		return ""
 	}
 	payload, mac := raw[:devicePayload], raw[devicePayload:]
@@ -110,7 +110,7 @@ func (s *Service) knownDevice(r *http.Request, email string) string {
 func (s *Service) setDeviceCookie(w http.ResponseWriter, r *http.Request, email string) {
 	key, err := s.deviceKey(r.Context())
 	if err != nil {
-		slog.Error("accounts: device cookie key", "err", err)
+		slog.ErrorContext(r.Context(), "accounts: device cookie key", "err", err)
 		return
 	}
 	payload := make([]byte, devicePayload, devicePayload+sha256.Size)
