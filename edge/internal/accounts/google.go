@@ -183,6 +183,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 		slog.ErrorContext(ctx, "accounts: session after google", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
+	s.setDeviceCookie(c.Response(), c.Request(), acct.Email)
 	return s.signedIn(c, http.StatusOK, acct)
 }
 
@@ -252,6 +253,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 				slog.ErrorContext(r.Context(), "accounts: session after google", "err", err)
 				p = errUnavailable
 			} else {
+				s.setDeviceCookie(w, r, acct.Email)
 				http.Redirect(w, r, s.Destination(acct.Status), http.StatusSeeOther)
 				return
 			}
