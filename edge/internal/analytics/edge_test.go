@@ -20,7 +20,9 @@ import (
 const chromeUA = edgetest.ChromeUA
 
 // renderer stands in for the Node renderer: /login streams its page in two
-// flushed parts, /blog/article/missing is a 404, any other path a page.
+// flushed parts, /blog/article/missing and the cache's shared not-found
+// page (/__not-found, where the edge renders every unknown path) are 404s,
+// any other path a page.
 func renderer(t *testing.T) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -30,7 +32,7 @@ func renderer(t *testing.T) string {
 			w.(http.Flusher).Flush()
 			io.WriteString(w, "<p>the rest of the stream</p></html>")
 			return
-		case "/blog/article/missing", "/go/nope", analytics.StaffPath, analytics.StaffPath + "/views.csv":
+		case "/blog/article/missing", "/__not-found", "/go/nope", analytics.StaffPath, analytics.StaffPath + "/views.csv":
 			w.WriteHeader(http.StatusNotFound)
 			io.WriteString(w, "<!DOCTYPE html><html><title>Page not found</title><h1>Page not found</h1></html>")
 			return
@@ -128,7 +130,7 @@ func TestViewsCountedHowEverAnswered(t *testing.T) {
 		// No JavaScript: documents only. With: the next page is a .data request.
 		c.get("/features", "Referer", same)
 		c.get("/features.data", "Referer", same+"features")
-		c.get("/blog/article/first-post", "Referer", same)
+		c.get("/blog/article/festive-season-checklist", "Referer", same) // an article of shared/content/blog
 
 		// A short link: a 302 to the clean target, counted under its campaign.
 		res, _ := c.get("/go/spring-ai", "Referer", "https://mail.example.net/inbox")
@@ -185,7 +187,7 @@ func TestNotViews(t *testing.T) {
 		if res, _ := c.get("/blog/article/missing"); res.StatusCode != 404 {
 			t.Fatalf("missing article: %d", res.StatusCode)
 		}
-		if res, _ := c.get("/no-such-page"); res.StatusCode != 200 { // the stub renders anything
+		if res, _ := c.get("/no-such-page"); res.StatusCode != 404 { // the edge's shared not-found page
 			t.Fatalf("/no-such-page: %d", res.StatusCode)
 		}
 		c.get("/features/") // 301 to /features
