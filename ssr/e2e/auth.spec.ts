@@ -320,6 +320,14 @@ test.describe("Google sign-in", () => {
     await page.getByRole("link", { name: auth.google.button }).click();
     await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
 
+    // Issue 28.7: the proved owner is told what happened, on the page they land on and on the
+    // next page they open (the edge's reclaimed notice, auth.json's words).
+    const banner = page.locator("[data-notice]");
+    await expect(banner).toHaveText(auth.messages.reclaimed);
+    await expect(banner).toHaveRole("status");
+    await page.goto(`${G_ORIGIN}/features`);
+    await expect(page.locator("[data-notice]")).toHaveText(auth.messages.reclaimed);
+
     // The attacker's session is gone, and the password no longer signs in.
     expect((await (await attacker.request.get(`${G_ORIGIN}/api/v1/oaccount/isloggedin`)).json()).data.isLoggedIn).toBe(false);
     const again = await attacker.request.post(`${G_ORIGIN}/api/v1/oaccount/login`, { data: { email: "jane.doe@example.com", password: "attacker password 1" } });

@@ -86,8 +86,13 @@ type rollSite struct {
 }
 
 func (s *rollSite) startEdge(n int) *edgeProc {
+	return s.startEdgeOn(n, rollEdgePort+n, rollRendererPort+n)
+}
+
+// startEdgeOn starts edge n listening on port, its renderer on rendererPort.
+func (s *rollSite) startEdgeOn(n, port, rendererPort int) *edgeProc {
 	t := s.t
-	e := &edgeProc{n: n, port: rollEdgePort + n, done: make(chan struct{})}
+	e := &edgeProc{n: n, port: port, done: make(chan struct{})}
 	var err error
 	if e.log, err = os.Create(filepath.Join(s.dir, fmt.Sprintf("edge%d.log", n))); err != nil {
 		t.Fatal(err)
@@ -96,7 +101,7 @@ func (s *rollSite) startEdge(n int) *edgeProc {
 	e.cmd.Dir = filepath.Dir(s.bin)
 	e.cmd.Env = append(s.env,
 		"LISTEN_ADDR=127.0.0.1:"+strconv.Itoa(e.port),
-		"RENDERER_PORT="+strconv.Itoa(rollRendererPort+n),
+		"RENDERER_PORT="+strconv.Itoa(rendererPort),
 		"DATA_DIR="+filepath.Join(s.dir, "data"+strconv.Itoa(n)),
 	)
 	e.cmd.Stdout, e.cmd.Stderr = e.log, e.log

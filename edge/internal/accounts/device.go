@@ -19,7 +19,7 @@ import (
 )
 
 // Device cookies (OWASP's "Slow Down Online Guessing Attacks with Device
-// Cookies", issue 28.4). A successful password sign-in gives the browser a
+// Cookies", issue 28.4). A successful sign-in (password or Google) gives the browser a
 // cookie, signed by the edge, naming the account's e-mail (hashed) and when
 // it expires. A sign-in to that account from that browser skips the
 // per-account limits strangers' guesses run into, and its password check
@@ -94,7 +94,7 @@ func (s *Service) knownDevice(r *http.Request, email string) string {
 	}
 	key, err := s.deviceKey(r.Context())
 	if err != nil {
-		slog.Error("accounts: device cookie key", "err", err)
+		slog.ErrorContext(r.Context(), "accounts: device cookie key", "err", err)
 		return ""
 	}
 	payload, mac := raw[:devicePayload], raw[devicePayload:]
@@ -110,7 +110,7 @@ func (s *Service) knownDevice(r *http.Request, email string) string {
 func (s *Service) setDeviceCookie(w http.ResponseWriter, r *http.Request, email string) {
 	key, err := s.deviceKey(r.Context())
 	if err != nil {
-		slog.Error("accounts: device cookie key", "err", err)
+		slog.ErrorContext(r.Context(), "accounts: device cookie key", "err", err)
 		return
 	}
 	payload := make([]byte, devicePayload, devicePayload+sha256.Size)

@@ -108,7 +108,7 @@ func (g *google) verify(ctx context.Context, raw string) (*identity, *problem) {
 	}
 	tok, err := p.Verifier(&oidc.Config{ClientID: g.clientID}).Verify(oidc.ClientContext(ctx, g.client), raw)
 	if err != nil {
-		slog.Info("accounts: google ID token refused", "err", err)
+		slog.InfoContext(ctx, "accounts: google ID token refused", "err", err)
 		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
 	}
 	var c struct {
@@ -139,7 +139,7 @@ func (g *google) exchange(ctx context.Context, code, redirectURL string, opts ..
 	}
 	tok, err := g.config(p, redirectURL).Exchange(context.WithValue(ctx, oauth2.HTTPClient, g.client), code, opts...)
 	if err != nil {
-		slog.Info("accounts: google code exchange", "err", err)
+		slog.InfoContext(ctx, "accounts: google code exchange", "err", err)
 		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
 	}
 	raw, _ := tok.Extra("id_token").(string)
@@ -155,7 +155,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 	if s.google == nil {
 		return refuse(c, fail(http.StatusServiceUnavailable, codeGoogleUnavailable), forms.State{})
 	}
-	if ok, wait := s.GoogleByIP.Allow(ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.GoogleByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, forms.State{})
 	}
 	f, p := read(c)
@@ -183,6 +183,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 		slog.ErrorContext(ctx, "accounts: session after google", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
+	s.setDeviceCookie(c.Response(), c.Request(), acct.Email)
 	return s.signedIn(c, http.StatusOK, acct)
 }
 
@@ -240,7 +241,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 		back(codeGoogleFailed)
 		return
 	}
-	if ok, _ := s.GoogleByIP.Allow(ratelimit.Client(r)); !ok {
+	if ok, _ := s.GoogleByIP.Allow(r.Context(), ratelimit.Client(r)); !ok {
 		back(codeRateLimited)
 		return
 	}
@@ -252,6 +253,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 				slog.ErrorContext(r.Context(), "accounts: session after google", "err", err)
 				p = errUnavailable
 			} else {
+				s.setDeviceCookie(w, r, acct.Email)
 				http.Redirect(w, r, s.Destination(acct.Status), http.StatusSeeOther)
 				return
 			}
@@ -383,7 +385,7 @@ func (s *Service) linkGoogle(ctx context.Context, acct Account, id *identity) *p
 		return errUnavailable
 	}
 	if err == nil && takeover {
-		slog.Warn("accounts: account reclaimed by the proved owner of its address (Google); the unproved registration's password, sessions, links, name, store name and pending orders are gone",
+		slog.WarnContext(ctx, "accounts: account reclaimed by the proved owner of its address (Google); the unproved registration's password, sessions, links, name, store name and pending orders are gone",
 			"account", acct.ID, "previous_status", acct.Status, "orders_cancelled", cancelled)
 	}
 	return nil

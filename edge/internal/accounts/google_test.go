@@ -246,3 +246,40 @@ func TestGoogleProviderUnreachable(t *testing.T) {
 		wantError(t, st.do(st.browser(), "POST", "/api/v1/oaccount/signin/google", map[string]string{"credential": "a.b.c"}), http.StatusServiceUnavailable, codeGoogleUnavailable)
 	})
 }
+
+// A Google sign-in proves the browser's owner as well as a password does:
+// it gets the device cookie too (issue 28.4), in both flows, so a guess
+// flood at the account does not lock that browser out of a later
+// password sign-in.
+func TestGoogleSignInSetsTheDeviceCookie(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		m := provider(t)
+		st := googleSite(t, db, m)
+		known := func(c *http.Cookie, email string) bool {
+			if c == nil {
+				return false
+			}
+			r, _ := http.NewRequest("POST", "/", nil)
+			r.AddCookie(&http.Cookie{Name: DeviceCookieName, Value: c.Value})
+			return st.svc.knownDevice(r, email) != ""
+		}
+		a := st.do(st.browser(), "POST", "/api/v1/oaccount/signin/google", map[string]string{"code": popupCode(t, m, user("g-dev", "Dev@Example.com", true))})
+		if a.status != http.StatusOK || !known(a.cookie(DeviceCookieName), "dev@example.com") {
+			t.Fatalf("popup sign-in: %d, device cookie %v", a.status, a.cookie(DeviceCookieName))
+		}
+
+		b := st.browser()
+		start := st.do(b, "GET", "/api/v1/oaccount/sso-redirect/google", nil)
+		m.QueueUser(user("g-dev2", "dev2@example.com", true))
+		resp, err := b.Get(start.header.Get("Location"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		back, _ := url.Parse(resp.Header.Get("Location"))
+		a = st.do(b, "GET", back.RequestURI(), nil)
+		if a.status != http.StatusSeeOther || !known(a.cookie(DeviceCookieName), "dev2@example.com") {
+			t.Fatalf("redirect flow: %d, device cookie %v", a.status, a.cookie(DeviceCookieName))
+		}
+	})
+}

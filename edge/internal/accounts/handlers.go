@@ -40,7 +40,7 @@ func (s *Service) register(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formRegister})
 	}
 	st := shown(formRegister, f, "name", "email", "storeName")
-	if ok, wait := s.RegisterByIP.Allow(ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.RegisterByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	name, nameProblem := validation.Check("name", f["name"])
@@ -96,7 +96,8 @@ func (s *Service) register(c echo.Context) error {
 	}
 	s.setCookie(c.Response(), token)
 	created := *acct
-	s.background(func() { s.sendVerification(created) })
+	reqCtx := c.Request().Context()
+	s.background(func() { s.sendVerification(reqCtx, created) })
 	return s.signedIn(c, http.StatusCreated, acct)
 }
 
@@ -108,7 +109,7 @@ func (s *Service) login(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formLogin})
 	}
 	st := shown(formLogin, f, "email")
-	if ok, wait := s.LoginByIP.Allow(ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.LoginByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
@@ -126,14 +127,14 @@ func (s *Service) login(c echo.Context) error {
 	// strangers only.
 	device := s.knownDevice(c.Request(), email)
 	if device != "" {
-		if ok, wait := s.LoginByDevice.Allow(device); !ok {
+		if ok, wait := s.LoginByDevice.Allow(c.Request().Context(), device); !ok {
 			return limited(c, wait, st)
 		}
 	} else {
-		if ok, wait := s.LoginByAccount.Allow(ratelimit.Client(c.Request()) + " " + email); !ok {
+		if ok, wait := s.LoginByAccount.Allow(c.Request().Context(), ratelimit.Client(c.Request())+" "+email); !ok {
 			return limited(c, wait, st)
 		}
-		if ok, wait := s.LoginAnyAddress.Allow(email); !ok {
+		if ok, wait := s.LoginAnyAddress.Allow(c.Request().Context(), email); !ok {
 			return limited(c, wait, st)
 		}
 	}

@@ -43,7 +43,7 @@ func (s *Service) forgotPassword(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formForgot})
 	}
 	st := shown(formForgot, f, "email")
-	if ok, wait := s.ResetByIP.Allow(ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.ResetByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
@@ -51,8 +51,9 @@ func (s *Service) forgotPassword(c echo.Context) error {
 		return refuse(c, p, st)
 	}
 	// Per-address limit: quietly send nothing more, answer the same.
-	if ok, _ := s.ResetByAccount.Allow(email); ok {
-		s.background(func() { s.sendReset(email) })
+	if ok, _ := s.ResetByAccount.Allow(c.Request().Context(), email); ok {
+		reqCtx := c.Request().Context()
+		s.background(func() { s.sendReset(reqCtx, email) })
 	}
 	if isForm(c.Request()) {
 		return seeOther(c, page+"?sent=1")
@@ -63,8 +64,8 @@ func (s *Service) forgotPassword(c echo.Context) error {
 
 // sendReset makes a reset link for the account with this e-mail, if any, and
 // mails it. Errors are logged: the visitor was already answered.
-func (s *Service) sendReset(email string) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+func (s *Service) sendReset(reqCtx context.Context, email string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), time.Minute)
 	defer cancel()
 	var acct Account
 	err := s.db.WithContext(ctx).Where("email = ?", email).First(&acct).Error
@@ -72,17 +73,17 @@ func (s *Service) sendReset(email string) {
 		return
 	}
 	if err != nil {
-		slog.Error("accounts: reset lookup", "err", err)
+		slog.ErrorContext(ctx, "accounts: reset lookup", "err", err)
 		return
 	}
 	token := newToken()
 	now := s.now()
 	// Old links (used or expired a day ago) are of no use: prune them here.
 	if err := s.db.WithContext(ctx).Delete(&PasswordReset{}, "expires_at < ?", now.Add(-24*time.Hour)).Error; err != nil {
-		slog.Warn("accounts: prune reset links", "err", err)
+		slog.WarnContext(ctx, "accounts: prune reset links", "err", err)
 	}
 	if err := s.db.WithContext(ctx).Create(&PasswordReset{TokenHash: tokenHash(token), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(resetTTL)}).Error; err != nil {
-		slog.Error("accounts: store reset", "err", err)
+		slog.ErrorContext(ctx, "accounts: store reset", "err", err)
 		return
 	}
 	link := s.public.JoinPath("/reset-password")
@@ -99,7 +100,7 @@ func (s *Service) resetPassword(c echo.Context) error {
 	if p != nil {
 		return refuse(c, p, st)
 	}
-	if ok, wait := s.ResetByIP.Allow(ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.ResetByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	token := f["token"]

@@ -91,7 +91,7 @@ type availability struct {
 // that is empty is a 400; one that is too short, too long, reserved or taken
 // is simply not available, with the reason.
 func (s *Service) checkAvailability(c echo.Context) error {
-	if ok, wait := s.AvailabilityByIP.Allow(ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.AvailabilityByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		return ratelimit.Refuse(c, wait)
 	}
 	raw := c.QueryParam("name")

@@ -36,16 +36,16 @@ func (EmailVerification) TableName() string { return "email_verifications" }
 
 // sendVerification mails a single-use link that proves the address of a
 // freshly registered account. Errors are logged: the visitor was answered.
-func (s *Service) sendVerification(acct Account) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+func (s *Service) sendVerification(reqCtx context.Context, acct Account) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), time.Minute)
 	defer cancel()
 	token := newToken()
 	now := s.now()
 	if err := s.db.WithContext(ctx).Delete(&EmailVerification{}, "expires_at < ?", now.Add(-24*time.Hour)).Error; err != nil {
-		slog.Warn("accounts: prune confirmation links", "err", err)
+		slog.WarnContext(ctx, "accounts: prune confirmation links", "err", err)
 	}
 	if err := s.db.WithContext(ctx).Create(&EmailVerification{TokenHash: tokenHash(token), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(verifyTTL)}).Error; err != nil {
-		slog.Error("accounts: store confirmation link", "err", err, "account", acct.ID)
+		slog.ErrorContext(ctx, "accounts: store confirmation link", "err", err, "account", acct.ID)
 		return
 	}
 	link := s.public.JoinPath("/api/v1/oaccount/verify-email")

@@ -51,7 +51,7 @@ func (s *Service) confirm(ctx context.Context, provider string, ev Event, payloa
 			return err
 		}
 		var err error
-		if outcome, err = s.apply(tx, ev); err != nil {
+		if outcome, err = s.apply(ctx, tx, ev); err != nil {
 			return err
 		}
 		return tx.Model(&PaymentEvent{}).Where("id = ?", rec.ID).Update("outcome", outcome).Error
@@ -64,21 +64,21 @@ func (s *Service) confirm(ctx context.Context, provider string, ev Event, payloa
 
 var errDuplicate = errors.New("billing: event already received")
 
-func (s *Service) apply(tx *gorm.DB, ev Event) (string, error) {
+func (s *Service) apply(ctx context.Context, tx *gorm.DB, ev Event) (string, error) {
 	if !ev.Paid {
 		return OutcomeIgnored, nil
 	}
 	var o Order
 	err := tx.Where("id = ?", ev.OrderID).First(&o).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		slog.Error("billing: payment for an unknown order", "order", ev.OrderID, "event", ev.ID)
+		slog.ErrorContext(ctx, "billing: payment for an unknown order", "order", ev.OrderID, "event", ev.ID)
 		return OutcomeUnknownOrder, nil
 	}
 	if err != nil {
 		return "", err
 	}
 	if ev.TotalPaise != o.TotalPaise || (ev.Currency != "" && !strings.EqualFold(ev.Currency, o.Currency)) {
-		slog.Error("billing: paid amount differs from the order; left pending for a person to look at",
+		slog.ErrorContext(ctx, "billing: paid amount differs from the order; left pending for a person to look at",
 			"order", o.ID, "event", ev.ID, "paid", ev.TotalPaise, "currency", ev.Currency, "due", o.TotalPaise)
 		return OutcomeAmountMismatch, nil
 	}
@@ -126,6 +126,6 @@ func (s *Service) webhook(c echo.Context) error {
 		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 	}
 	crash("committed")
-	slog.Info("billing: webhook", "event", ev.ID, "type", ev.Type, "order", ev.OrderID, "outcome", outcome)
+	slog.InfoContext(c.Request().Context(), "billing: webhook", "event", ev.ID, "type", ev.Type, "order", ev.OrderID, "outcome", outcome)
 	return response.OK(c, map[string]any{"received": true, "outcome": outcome})
 }

@@ -282,7 +282,7 @@ func (c *Cache) refreshInBackground(key string, r *http.Request, next http.Handl
 		}()
 		res := <-c.group.DoChan(key, func() (any, error) { return c.render(r, key, next), nil })
 		if res.Val.(result).failed {
-			c.log.Warn("cache: background refresh failed; still serving the stale page", "key", key)
+			c.log.WarnContext(r.Context(), "cache: background refresh failed; still serving the stale page", "key", key)
 		}
 	}()
 }
@@ -297,7 +297,7 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 	defer cancel()
 	req, err := renderRequest(ctx, orig, key)
 	if err != nil {
-		c.log.Error("cache: render request", "key", key, "err", err)
+		c.log.ErrorContext(ctx, "cache: render request", "key", key, "err", err)
 		return result{failed: true}
 	}
 	nonce := ""
@@ -307,7 +307,7 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 	}
 	rec := newRecorder(c.store.maxBytes)
 	if err := serveRecorded(next, rec, req); err != nil {
-		c.log.Warn("cache: render failed", "key", key, "err", err)
+		c.log.WarnContext(ctx, "cache: render failed", "key", key, "err", err)
 		return result{failed: true}
 	}
 	status := rec.statusCode()
@@ -315,7 +315,7 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 		return result{} // each visitor gets it streamed, unstored
 	}
 	if why := rec.incomplete(); why != "" {
-		c.log.Warn("cache: incomplete render not kept", "key", key, "status", status, "why", why)
+		c.log.WarnContext(ctx, "cache: incomplete render not kept", "key", key, "status", status, "why", why)
 		return result{failed: true}
 	}
 	// One document for many visitors: no nonce of its own, its inline

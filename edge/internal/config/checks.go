@@ -63,6 +63,9 @@ func (l *loader) together(c Config) {
 	case c.StripeSecretKey != "" && c.PaymentsTestMode:
 		l.fail("PAYMENTS_TEST_MODE", "1", "off while STRIPE_SECRET_KEY is set (choose one)")
 	}
+	if c.DatabaseDirectURL != "" && c.DatabaseURL == "" {
+		l.fail("DATABASE_DIRECT_URL", redactURL(c.DatabaseDirectURL), "only together with DATABASE_URL (the pooler it bypasses); without DATABASE_URL the edge would use SQLite and ignore it")
+	}
 	if c.GoogleClientSecret != "" && c.GoogleClientID == "" {
 		l.fail("GOOGLE_CLIENT_SECRET", redact(c.GoogleClientSecret), "only together with GOOGLE_CLIENT_ID")
 	}

@@ -202,3 +202,27 @@ func TestMetricsVariables(t *testing.T) {
 		}
 	}
 }
+
+// DATABASE_DIRECT_URL bypasses the pooler of DATABASE_URL: alone, the edge
+// would run on SQLite and silently ignore it. Refused in any mode, naming
+// both, without the password.
+func TestDirectDatabaseURLOnlyWithDatabaseURL(t *testing.T) {
+	direct := "postgres://app:Dir3ctSecretPw@db:5432/x?sslmode=require"
+	for _, read := range []func(map[string]string) (Config, error){load, loadProduction} {
+		_, err := read(map[string]string{"DATABASE_DIRECT_URL": direct})
+		if err == nil {
+			t.Fatal("DATABASE_DIRECT_URL without DATABASE_URL accepted")
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "DATABASE_DIRECT_URL=") || !strings.Contains(msg, "only together with DATABASE_URL") {
+			t.Errorf("the error does not name both settings:\n%s", msg)
+		}
+		if strings.Contains(msg, "Dir3ctSecretPw") {
+			t.Errorf("the error prints the password:\n%s", msg)
+		}
+	}
+	cfg, err := load(map[string]string{"DATABASE_URL": "postgres://app:p@pgbouncer:6432/x", "DATABASE_DIRECT_URL": direct})
+	if err != nil || cfg.DatabaseDirectURL != direct {
+		t.Fatalf("both set: %v %q", err, cfg.DatabaseDirectURL)
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 // minSecretLen is the shortest secret production accepts: tokens, keys
 // (after their sk_live_/whsec_ prefix) and the passwords inside
-// DATABASE_URL and SMTP_URL. `openssl rand -hex 16` makes 32 characters.
+// DATABASE_URL, DATABASE_DIRECT_URL and SMTP_URL. `openssl rand -hex 16` makes 32 characters.
 const minSecretLen = 16
 
 // placeholderMarks are words found in example values and never in a real
@@ -56,6 +56,7 @@ func (l *loader) production(c Config) {
 		{"STRIPE_SECRET_KEY", c.StripeSecretKey, redact(c.StripeSecretKey)},
 		{"STRIPE_WEBHOOK_SECRET", c.StripeWebhookSecret, redact(c.StripeWebhookSecret)},
 		{"DATABASE_URL", password(c.DatabaseURL), redactURL(c.DatabaseURL)},
+		{"DATABASE_DIRECT_URL", password(c.DatabaseDirectURL), redactURL(c.DatabaseDirectURL)},
 		{"SMTP_URL", password(c.SMTPURL), redactURL(c.SMTPURL)},
 	} {
 		if problem := weakSecret(s.key, s.value); problem != "" {

@@ -96,6 +96,8 @@ func TestProductionRefusesEachBadSetting(t *testing.T) {
 		{"short Google secret", map[string]string{"GOOGLE_CLIENT_ID": "1234.apps.googleusercontent.com", "GOOGLE_CLIENT_SECRET": "dev-secret"}, "GOOGLE_CLIENT_SECRET", "dev-secret"},
 		{"placeholder database password", map[string]string{"DATABASE_URL": "postgres://omnibus:CHANGE-ME@postgres.example:5432/omnibus?sslmode=require"}, "DATABASE_URL", "CHANGE-ME"},
 		{"short database password", map[string]string{"DATABASE_URL": "postgres://omnibus:omnibus@postgres:5432/omnibus"}, "DATABASE_URL", "omnibus:omnibus"},
+		{"placeholder direct database password", map[string]string{"DATABASE_URL": "postgres://omnibus:" + smtpPassword + "@pgbouncer:6432/omnibus", "DATABASE_DIRECT_URL": "postgres://omnibus:CHANGE-ME@postgres.example:5432/omnibus?sslmode=require"}, "DATABASE_DIRECT_URL", "CHANGE-ME"},
+		{"short direct database password", map[string]string{"DATABASE_URL": "postgres://omnibus:" + smtpPassword + "@pgbouncer:6432/omnibus", "DATABASE_DIRECT_URL": "postgres://omnibus:omnibus@postgres:5432/omnibus"}, "DATABASE_DIRECT_URL", "omnibus:omnibus"},
 		{"placeholder SMTP password", map[string]string{"SMTP_URL": "smtp://user:CHANGE-ME@smtp.example.com:587"}, "SMTP_URL", "CHANGE-ME"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -214,7 +214,7 @@ func (s *Service) create(c echo.Context) error {
 		return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, bad)
 	}
 
-	if ok, wait := s.Limit.Allow(ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.Limit.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		if forms.OnPage(c) {
 			ratelimit.RetryAfter(c, wait)
 			return s.refuse(c, in, http.StatusTooManyRequests, OutcomeRateLimited, nil)
@@ -227,7 +227,7 @@ func (s *Service) create(c echo.Context) error {
 		slog.ErrorContext(c.Request().Context(), "contact: store message", "err", err, "topic", msg.Topic)
 		return s.refuse(c, in, http.StatusServiceUnavailable, OutcomeUnavailable, nil)
 	}
-	s.notify(msg)
+	s.notify(c.Request().Context(), msg)
 	if isForm {
 		return redirect(c, msg.Topic)
 	}
@@ -235,7 +235,7 @@ func (s *Service) create(c echo.Context) error {
 }
 
 // notify e-mails a stored message to the team, in the background.
-func (s *Service) notify(m Message) {
+func (s *Service) notify(reqCtx context.Context, m Message) {
 	if s.Notify == nil || s.NotifyTo == "" {
 		return
 	}
@@ -246,10 +246,10 @@ func (s *Service) notify(m Message) {
 			m.Topic, m.Name, m.Email, m.Company, m.Phone, m.CVURL, m.CreatedAt.Format(time.RFC3339), m.ID, m.Message),
 	}
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), notifyTimeout)
 		defer cancel()
 		if err := s.Notify.Send(ctx, mm); err != nil {
-			slog.Error("contact: notify the team (the message is stored)", "err", err, "id", m.ID)
+			slog.ErrorContext(ctx, "contact: notify the team (the message is stored)", "err", err, "id", m.ID)
 		}
 	}()
 }

@@ -38,6 +38,16 @@ type Buffer struct {
 
 	stop chan struct{}
 	done chan struct{}
+
+	closing []func() // run first by Close (guarded by mu)
+}
+
+// beforeClose has Close run f before its last write (New's loggers write
+// the repeat counts they still hold).
+func (b *Buffer) beforeClose(f func()) {
+	b.mu.Lock()
+	b.closing = append(b.closing, f)
+	b.mu.Unlock()
 }
 
 // NewBuffer returns a Buffer in front of w that holds up to size bytes and
@@ -131,6 +141,12 @@ func (b *Buffer) writeOut(extra []byte) error {
 // after Close still reach w, at the latest when the buffer fills or at the
 // next Flush.
 func (b *Buffer) Close() error {
+	b.mu.Lock()
+	closing := b.closing
+	b.mu.Unlock()
+	for _, f := range closing {
+		f()
+	}
 	select {
 	case <-b.stop:
 	default:

@@ -178,7 +178,7 @@ func (s *Service) subscribe(c echo.Context) error {
 			return fail(c, "", http.StatusBadRequest, reason)
 		}
 	}
-	if ok, wait := s.Limit.Allow(ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.Limit.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		if forms.OnPage(c) {
 			ratelimit.RetryAfter(c, wait)
 			return fail(c, raw, http.StatusTooManyRequests, reasonRateLimited)
@@ -200,7 +200,8 @@ func (s *Service) subscribe(c echo.Context) error {
 		slog.ErrorContext(c.Request().Context(), "newsletter: store subscription", "err", err)
 		return fail(c, raw, http.StatusServiceUnavailable, reasonUnavailable)
 	}
-	s.Background(func() { s.sendConfirmation(email) })
+	reqCtx := c.Request().Context()
+	s.Background(func() { s.sendConfirmation(reqCtx, email) })
 	if form {
 		return redirect(c, returnTo)
 	}
@@ -294,8 +295,8 @@ func localPath(s string) *url.URL {
 // sendConfirmation mails a fresh confirmation link to a pending address,
 // at most once per resendAfter (the claim is one UPDATE, so concurrent
 // subscribes send one mail). A confirmed address gets nothing.
-func (s *Service) sendConfirmation(email string) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+func (s *Service) sendConfirmation(reqCtx context.Context, email string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), time.Minute)
 	defer cancel()
 	now := time.Now().UTC()
 	token := newToken()
@@ -304,14 +305,14 @@ func (s *Service) sendConfirmation(email string) {
 		Where("email = ? AND confirmed_at IS NULL AND (confirm_sent_at IS NULL OR confirm_sent_at < ?)", email, now.Add(-resendAfter)).
 		Updates(map[string]any{"confirm_token_hash": h, "confirm_sent_at": now})
 	if res.Error != nil {
-		slog.Error("newsletter: confirmation link", "err", res.Error)
+		slog.ErrorContext(ctx, "newsletter: confirmation link", "err", res.Error)
 		return
 	}
 	if res.RowsAffected != 1 {
 		return
 	}
 	if s.Mail == nil {
-		slog.Error("newsletter: no mail sender; confirmation not sent")
+		slog.ErrorContext(ctx, "newsletter: no mail sender; confirmation not sent")
 		return
 	}
 	base, err := url.Parse(s.PublicURL)
@@ -322,7 +323,7 @@ func (s *Service) sendConfirmation(email string) {
 	link.RawQuery = url.Values{"token": {token}}.Encode()
 	body := mail.Fill(confirmBody, map[string]string{"link": link.String()})
 	if err := s.Mail.Send(ctx, mail.Message{To: email, Subject: confirmSubject, Text: body}); err != nil {
-		slog.Error("newsletter: send confirmation", "err", err)
+		slog.ErrorContext(ctx, "newsletter: send confirmation", "err", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"runtime"
@@ -30,13 +31,13 @@ func TestMemoryHasACeiling(t *testing.T) {
 	before := heapInuse()
 	l := For(nil, "test_flood", 5, time.Minute)
 	for range 5 {
-		l.Allow(ClientKey("198.51.100.7"))
+		l.Allow(context.Background(), ClientKey("198.51.100.7"))
 	}
 	for i := range addresses {
 		ip := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}).String()
-		l.Allow(ClientKey(ip))
+		l.Allow(context.Background(), ClientKey(ip))
 		if i%1000 == 0 { // the persistent client keeps trying through the flood
-			if ok, _ := l.Allow(ClientKey("198.51.100.7")); ok {
+			if ok, _ := l.Allow(context.Background(), ClientKey("198.51.100.7")); ok {
 				t.Fatalf("the persistent client got through after %d flood addresses", i)
 			}
 		}
@@ -64,14 +65,14 @@ func TestIPv6PerPrefix(t *testing.T) {
 	l := New(20, time.Minute)
 	allowed := 0
 	for i := range 30 {
-		if ok, _ := l.Allow(ClientKey(fmt.Sprintf("2001:db8:1:2:%x::1", i+1))); ok {
+		if ok, _ := l.Allow(context.Background(), ClientKey(fmt.Sprintf("2001:db8:1:2:%x::1", i+1))); ok {
 			allowed++
 		}
 	}
 	if allowed != 20 {
 		t.Fatalf("%d of 30 addresses of one /64 allowed, want the burst of 20", allowed)
 	}
-	if ok, _ := l.Allow(ClientKey("2001:db8:1:3::1")); !ok {
+	if ok, _ := l.Allow(context.Background(), ClientKey("2001:db8:1:3::1")); !ok {
 		t.Fatal("the next /64 was refused")
 	}
 	for _, c := range []struct {

@@ -15,6 +15,7 @@
 package ratelimit
 
 import (
+	"context"
 	"hash/maphash"
 	"log/slog"
 	"math"
@@ -116,9 +117,10 @@ func For(db *storage.DB, name string, burst int, every time.Duration) *Limiter {
 	return l
 }
 
-// Allow takes one event for key. When it is refused, retryAfter says how long
+// Allow takes one event for key (ctx: the request, whose id a warning
+// carries). When it is refused, retryAfter says how long
 // until one is allowed again.
-func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
+func (l *Limiter) Allow(ctx context.Context, key string) (ok bool, retryAfter time.Duration) {
 	if l.shared != nil {
 		var err error
 		if ok, retryAfter, err = l.shared.allow(l, key); err == nil {
@@ -129,7 +131,7 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 		}
 		// The database is unreachable: limit in this process meanwhile
 		// rather than let everything through or refuse everyone.
-		slog.Warn("ratelimit: shared limit unavailable; limiting in memory", "limit", l.name, "err", err)
+		slog.WarnContext(ctx, "ratelimit: shared limit unavailable; limiting in memory", "limit", l.name, "err", err)
 	}
 	ok, retryAfter = l.allowLocal(key)
 	if !ok {
@@ -176,7 +178,7 @@ func RetryAfter(c echo.Context, retryAfter time.Duration) int {
 func (l *Limiter) ByIP() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			if ok, wait := l.Allow(ClientKey(c.RealIP())); !ok {
+			if ok, wait := l.Allow(c.Request().Context(), ClientKey(c.RealIP())); !ok {
 				return Refuse(c, wait)
 			}
 			return next(c)

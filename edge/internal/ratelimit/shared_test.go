@@ -1,6 +1,7 @@
 package ratelimit_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -20,12 +21,12 @@ func TestLimitSharedByInstances(t *testing.T) {
 		b := ratelimit.For(other, "test_shared", 3, time.Hour)
 
 		for i, l := range []*ratelimit.Limiter{a, b, a} {
-			if ok, _ := l.Allow("198.51.100.7"); !ok {
+			if ok, _ := l.Allow(context.Background(), "198.51.100.7"); !ok {
 				t.Fatalf("event %d of the burst refused", i+1)
 			}
 		}
-		okB, waitB := b.Allow("198.51.100.7")
-		okA, waitA := a.Allow("198.51.100.7")
+		okB, waitB := b.Allow(context.Background(), "198.51.100.7")
+		okA, waitA := a.Allow(context.Background(), "198.51.100.7")
 		if db.Postgres {
 			if okA || okB {
 				t.Fatalf("fourth and fifth events allowed (a %v, b %v): the instances do not share the limit", okA, okB)
@@ -40,10 +41,10 @@ func TestLimitSharedByInstances(t *testing.T) {
 		}
 
 		// Other keys and other limiters are not affected.
-		if ok, _ := b.Allow("198.51.100.8"); !ok {
+		if ok, _ := b.Allow(context.Background(), "198.51.100.8"); !ok {
 			t.Error("another key was refused")
 		}
-		if ok, _ := ratelimit.For(other, "test_other", 1, time.Hour).Allow("198.51.100.7"); !ok {
+		if ok, _ := ratelimit.For(other, "test_other", 1, time.Hour).Allow(context.Background(), "198.51.100.7"); !ok {
 			t.Error("another limiter's bucket was used")
 		}
 	})
@@ -57,7 +58,7 @@ func TestSharedLimitUnderConcurrency(t *testing.T) {
 	allowed := make(chan bool, n)
 	for i := range n {
 		go func() {
-			ok, _ := ls[i%2].Allow("k")
+			ok, _ := ls[i%2].Allow(context.Background(), "k")
 			allowed <- ok
 		}()
 	}
@@ -76,17 +77,17 @@ func TestSharedLimitUnderConcurrency(t *testing.T) {
 func TestSharedLimitRefills(t *testing.T) {
 	db := storagetest.Postgres(t)
 	l := ratelimit.For(db, "test_refill", 1, 5*time.Second) // long enough for two queries on a loaded machine
-	if ok, _ := l.Allow("k"); !ok {
+	if ok, _ := l.Allow(context.Background(), "k"); !ok {
 		t.Fatal("first event refused")
 	}
-	ok, wait := l.Allow("k")
+	ok, wait := l.Allow(context.Background(), "k")
 	if ok {
 		t.Fatal("second event allowed at once")
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		time.Sleep(wait) // the wait the limiter itself asked for
-		if ok, wait = l.Allow("k"); ok {
+		if ok, wait = l.Allow(context.Background(), "k"); ok {
 			return
 		}
 		if time.Now().After(deadline) {
