@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -18,19 +19,19 @@ func TestOfficeBehindOneAddressMeetsNoLimit(t *testing.T) {
 		const office = "203.0.113.20"
 		for person := range 20 {
 			for try := range 3 {
-				if ok, _ := svc.LoginByIP.Allow(office); !ok {
+				if ok, _ := svc.LoginByIP.Allow(context.Background(), office); !ok {
 					t.Fatalf("person %d, sign-in try %d: refused by the per-address limit", person, try)
 				}
 			}
 			for try := range 2 {
-				if ok, _ := svc.ResetByIP.Allow(office); !ok {
+				if ok, _ := svc.ResetByIP.Allow(context.Background(), office); !ok {
 					t.Fatalf("person %d, reset request %d: refused by the per-address limit", person, try)
 				}
 			}
 		}
 		refused := false
 		for i := range 6 {
-			if ok, _ := svc.LoginByAccount.Allow(fmt.Sprint("account-", 1)); !ok {
+			if ok, _ := svc.LoginByAccount.Allow(context.Background(), fmt.Sprint("account-", 1)); !ok {
 				refused = i >= 5
 			}
 		}

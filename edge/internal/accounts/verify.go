@@ -117,7 +117,7 @@ func (s *Service) resendVerification(c echo.Context) error {
 	form := isForm(c.Request())
 	acct, err := s.current(c.Request().Context(), c.Response(), c.Request())
 	if err != nil {
-		slog.Error("accounts: resend confirmation", "err", err)
+		slog.ErrorContext(c.Request().Context(), "accounts: resend confirmation", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
 	if acct == nil {
@@ -127,14 +127,17 @@ func (s *Service) resendVerification(c echo.Context) error {
 		return response.Error(c, http.StatusUnauthorized, Message("signedOut"))
 	}
 	if acct.EmailVerifiedAt == nil {
-		if ok, wait := s.ResendByAccount.Allow(strconv.FormatUint(acct.ID, 10)); !ok {
+		if ok, wait := s.ResendByAccount.Allow(c.Request().Context(), strconv.FormatUint(acct.ID, 10)); !ok {
 			if form {
 				return seeOther(c, contactPath+"?verify=wait")
 			}
 			return ratelimit.Refuse(c, wait)
 		}
 		a := *acct
-		s.background(func() { s.sendVerification(a) })
+		// The mail goes out after the answer: a context that outlives the
+		// request but keeps its id for the log.
+		reqCtx := context.WithoutCancel(c.Request().Context())
+		s.background(func() { s.sendVerification(reqCtx, a) })
 	}
 	if form {
 		return seeOther(c, contactPath+"?verify=sent")
