@@ -8,7 +8,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser chromium java bench lighthouse clean
+.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts chromium java bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -49,8 +49,24 @@ dev: install build-edge
 ## as they have time budgets.
 test:
 	$(MAKE) -j3 --output-sync=target build stripe-mock java
+	$(MAKE) lint
 	$(MAKE) -j2 --output-sync=target test-go test-node
 	$(MAKE) test-browser
+
+## lint: the static checks, all clean: go vet and staticcheck (pinned) on every Go
+## module, the server package vetted for macOS too (its Linux-only parts sit behind
+## build tags), and the TypeScript compiler over ssr (react-router typegen, then tsc --noEmit)
+GO_MODULES  := edge shared deploy/k8s/validate bench/gofloor
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint: lint-go lint-ts
+lint-go:
+	@set -e; for m in $(GO_MODULES); do \
+	  echo "go vet + staticcheck: $$m"; \
+	  (cd $$m && go vet ./... && go run $(STATICCHECK) ./...); \
+	done
+	cd edge && GOOS=darwin go vet ./...
+lint-ts: install
+	cd ssr && npx react-router typegen && npx tsc --noEmit
 
 ## oidcdev: the local OpenID provider make run signs in with when GOOGLE_CLIENT_ID is unset
 edge/bin/oidcdev: edge/cmd/oidcdev/main.go edge/go.mod
