@@ -56,7 +56,7 @@ test:
 ## lint: the static checks, all clean: go vet and staticcheck (pinned) on every Go
 ## module, the server package vetted for macOS too (its Linux-only parts sit behind
 ## build tags), and the TypeScript compiler over ssr (react-router typegen, then tsc --noEmit)
-GO_MODULES  := edge shared deploy/k8s/validate bench/gofloor
+GO_MODULES  := edge shared devtools deploy/k8s/validate bench/gofloor
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: lint-go lint-ts
 lint-go:
@@ -69,8 +69,9 @@ lint-ts: install
 	cd ssr && npx react-router typegen && npx tsc --noEmit
 
 ## oidcdev: the local OpenID provider make run signs in with when GOOGLE_CLIENT_ID is unset
-edge/bin/oidcdev: edge/cmd/oidcdev/main.go edge/go.mod
-	cd edge && go build -o bin/oidcdev ./cmd/oidcdev
+## (a development tool: its own module, devtools/, so the edge's module requires none of it)
+edge/bin/oidcdev: devtools/cmd/oidcdev/main.go devtools/go.mod
+	cd devtools && go build -o ../edge/bin/oidcdev ./cmd/oidcdev
 
 ## stripe-mock: Stripe's API mock for the billing tests, in the project's edge/bin (the tests install it too)
 stripe-mock: edge/bin/stripe-mock
@@ -130,7 +131,7 @@ bench/floor/build/server/index.js: install $(wildcard bench/floor/*.ts bench/flo
 SOAK_ADDR ?= 127.0.0.1:18190
 SOAK_RENDERER_PORT ?= 18191
 soak: build
-	cd edge && go run ./cmd/soak -edge ./bin/edge -addr $(SOAK_ADDR) -renderer-port $(SOAK_RENDERER_PORT) -duration 60s -concurrency 200
+	cd devtools && go run ./cmd/soak -edge ../edge/bin/edge -addr $(SOAK_ADDR) -renderer-port $(SOAK_RENDERER_PORT) -duration 60s -concurrency 200
 
 ## fuzz: each decoder fuzz target for FUZZTIME (seeds alone run in make test)
 FUZZTIME ?= 30s
