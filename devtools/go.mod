@@ -2,6 +2,8 @@ module omnibus/devtools
 
 go 1.26.0
 
+toolchain go1.26.10
+
 require github.com/oauth2-proxy/mockoidc v0.0.0-20240214162133-caebfff84d25
 
 require (

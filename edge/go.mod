@@ -2,6 +2,8 @@ module omnibus/edge
 
 go 1.26.0
 
+toolchain go1.26.10
+
 require (
 	github.com/andybalholm/brotli v1.2.8
 	github.com/coreos/go-oidc/v3 v3.21.0
