@@ -11,7 +11,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts vuln chromium java bench lighthouse clean
+.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts vuln chromium java nginx bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -25,15 +25,21 @@ build: build-ssr build-edge
 # The renderer's build reads its app, its public files, its config and shared/ (route
 # table, content, validation rules); tests are not part of it.
 SSR_SRC := $(shell find ssr/app ssr/public shared -type f -not -name '*.go' -not -name '*.test.ts' -not -name '*.test.tsx' 2>/dev/null) \
-  $(wildcard ssr/*.ts) ssr/package.json ssr/tsconfig.json ssr/scripts/precompress.mjs
+  $(wildcard ssr/*.ts) ssr/package.json ssr/tsconfig.json ssr/scripts/precompress.mjs ssr/scripts/og-images.mjs
 SSR_BUILD := ssr/build/server/index.js
 build-ssr: $(SSR_BUILD)
 $(SSR_BUILD): node_modules/.package-lock.json $(SSR_SRC)
 	npm run build -w ssr
 	@touch $@
 build-edge: $(EDGE_BIN)
-$(EDGE_BIN): $(GO_SRC)
+$(EDGE_BIN): $(GO_SRC) shared/content-dates.json
 	cd edge && go build -o bin/edge ./cmd/edge
+# The day each content file last changed, from git (the sitemap's lastmod, never the build
+# time): refreshed on every build, rewritten only when a date moved, so an unchanged
+# tree rebuilds nothing; without git the committed file stands (scripts/content-dates.mjs).
+shared/content-dates.json: FORCE
+	@node scripts/content-dates.mjs
+FORCE:
 
 ## run: set up and serve the site on http://localhost:8080 with the embedded SQLite
 ## (metrics on http://127.0.0.1:9090/metrics; METRICS_ADDR= turns them off)
@@ -43,7 +49,7 @@ run: build edge/bin/oidcdev
 ## dev: renderer with Vite hot reload behind the edge
 dev: install build-edge
 	mkdir -p data
-	cd edge && DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr RENDERER_DEV=1 ./bin/edge
+	cd edge && OMNIBUS_ENV=development DATA_DIR=$(CURDIR)/data SSR_DIR=$(CURDIR)/ssr RENDERER_DEV=1 ./bin/edge
 
 ## test: every test. The two builds side by side with the installs of Stripe's mock
 ## and of Chromium and Java (apt waits on the network and the disk, not the CPU),
@@ -51,7 +57,7 @@ dev: install build-edge
 ## its own: go test spends much of its time linking), then the browser tests alone,
 ## as they have time budgets.
 test:
-	$(MAKE) -j3 --output-sync=target build stripe-mock java
+	$(MAKE) -j3 --output-sync=target build stripe-mock java nginx
 	$(MAKE) lint
 	$(MAKE) vuln
 	$(MAKE) -j2 --output-sync=target test-go test-node
@@ -121,6 +127,18 @@ chromium:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else \
 	    echo "Browser tests need Debian's Chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'" >&2; exit 1; \
+	  fi; \
+	fi
+
+## nginx: Debian's nginx for the rolling-restart test (edge/cmd/edge; installed when missing and we are root;
+## after java, as apt installs one package set at a time)
+nginx: | java
+	@if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's nginx for the rolling-restart test..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
+	  else \
+	    echo "The rolling-restart test needs Debian's nginx: run 'sudo apt-get install nginx-light'" >&2; exit 1; \
 	  fi; \
 	fi
 

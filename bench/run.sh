@@ -87,7 +87,7 @@ GOGC=$(deployed GOGC) GOMEMLIMIT=$(deployed GOMEMLIMIT)
 
 # --- the edge (with its renderer child) on SQLite in a temp dir -------------
 say "Starting the edge on 127.0.0.1:$EDGE_PORT (renderer on $RENDERER_PORT; GOGC=$GOGC GOMEMLIMIT=$GOMEMLIMIT)..."
-LISTEN_ADDR=127.0.0.1:$EDGE_PORT RENDERER_PORT=$RENDERER_PORT DATA_DIR=$TMP/data \
+OMNIBUS_ENV=development LISTEN_ADDR=127.0.0.1:$EDGE_PORT RENDERER_PORT=$RENDERER_PORT DATA_DIR=$TMP/data \
   SSR_DIR=$SSR_DIR PUBLIC_URL=http://127.0.0.1:$EDGE_PORT \
   "$EDGE_BIN" >"$TMP/edge.log" 2>&1 &
 EDGE_PID=$!

@@ -3,11 +3,15 @@
 # outside accounts. When GOOGLE_CLIENT_ID is unset, the local OpenID provider
 # (devtools/cmd/oidcdev, built into edge/bin) is started on loopback and the edge is pointed at it, so
 # the Google button signs in (as jane.doe@example.com) through the redirect
-# flow. Payments run in test mode by themselves (PUBLIC_URL on localhost, no
-# STRIPE_SECRET_KEY). Production never comes through here.
+# flow. This is development (OMNIBUS_ENV=development): payments run in test
+# mode by themselves (no STRIPE_SECRET_KEY), mail stays in the outbox.
+# Production never comes through here, and the edge refuses all of that
+# without OMNIBUS_ENV=development.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/edge"
+export OMNIBUS_ENV=development
+echo "run: DEVELOPMENT MODE (OMNIBUS_ENV=development): test-mode payments, local sign-in, mail kept in the outbox. For this machine only; never expose it." >&2
 export DATA_DIR="${DATA_DIR:-$root/data}" SSR_DIR="${SSR_DIR:-$root/ssr}"
 # Prometheus metrics on their own loopback port (METRICS_ADDR= turns them off).
 export METRICS_ADDR="${METRICS_ADDR-127.0.0.1:9090}"

@@ -25,6 +25,8 @@ export interface RouteEntry {
   query?: string[];
   /** The form the page takes posted to its own address without JavaScript (the edge: internal/forms). */
   form?: FormId;
+  /** A transactional page (an order's confirmation, a sign-in step, the merchant's own pages): never indexed, no canonical link, not in the sitemap. */
+  noindex?: boolean;
 }
 
 /** The forms that work without JavaScript by posting to their page (routes.json's form and layoutForm). */

@@ -31,3 +31,15 @@ var ValidationJSON []byte
 //
 //go:embed validation-cases.json
 var ValidationCasesJSON []byte
+
+// CampaignLinksJSON is content/campaign-links.json: the /go/<name> short
+// links the edge redirects and counts (edge/internal/analytics).
+//
+//go:embed content/campaign-links.json
+var CampaignLinksJSON []byte
+
+// BotsJSON is bots.json: isbot's pattern list (the renderer's bot test) and
+// the crawler names the edge's visit counter shows apart.
+//
+//go:embed bots.json
+var BotsJSON []byte

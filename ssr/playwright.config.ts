@@ -52,6 +52,9 @@ export default defineConfig({
     stdout: "ignore",
     stderr: "pipe",
     env: {
+      // A development edge: test-mode payments, the local sign-in provider,
+      // mail in the outbox. Production (the default) refuses all three.
+      OMNIBUS_ENV: "development",
       LISTEN_ADDR: `127.0.0.1:${PORT}`,
       RENDERER_PORT,
       DATA_DIR: process.env.OMNIBUS_E2E_DATA_DIR,

@@ -3,7 +3,7 @@
 //
 // - clientRouteTable: the browser's copy of the table keeps each route's id
 //   and layout (the root picks the page's layout), the form it takes and the
-//   layouts' forms (where a form posts without JavaScript), and the not-found entry;
+//   layouts' forms (where a form posts without JavaScript), whether it is noindex, and the not-found entry;
 //   paths and cache policies serve the server and the edge, and the titles
 //   and descriptions travel with their route modules (routeCopy). The table
 //   is in a chunk every page loads first.
@@ -29,7 +29,7 @@ export function clientRouteTable(): Plugin {
       const { notFound, routes } = JSON.parse(code) as typeof table;
       const { path: _path, cache: _cache, ...notFoundEntry } = notFound as typeof notFound & { path?: string; cache?: unknown };
       // form, layoutForm: where a form posts without JavaScript (lib/form-state.ts), the same on both sides.
-      const client = { notFound: notFoundEntry, layoutForm: table.layoutForm, routes: routes.map(({ id, layout, form }: { id: string; layout: string; form?: string }) => ({ id, layout, form })) };
+      const client = { notFound: notFoundEntry, layoutForm: table.layoutForm, routes: routes.map(({ id, layout, form, noindex }: { id: string; layout: string; form?: string; noindex?: boolean }) => ({ id, layout, form, noindex })) };
       return { code: JSON.stringify(client), map: null };
     },
   };

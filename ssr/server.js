@@ -4,7 +4,9 @@
 //   node server.js          production: renders with build/server, no static files
 //   node server.js --dev    development: Vite dev server middleware (hot reload) serves everything
 //
-// Environment: PORT (default 3001), API_URL, PUBLIC_URL, NODE_ENV, and
+// Environment: PORT (default 3001), API_URL, PUBLIC_URL, NODE_ENV, DRAIN_PERIOD
+// (how long SIGTERM keeps serving, unready, before closing: "5s" by default,
+// "0s" when the edge supervises this process, as it has drained first), and
 // LISTEN_HOST (default 127.0.0.1: the edge's child, or a container sharing the
 // edge's pod). docker-compose.yml sets 0.0.0.0: there the renderer is its own
 // container on the private compose network, never published.
@@ -21,8 +23,21 @@ import express from "express";
 const DEV = process.argv.includes("--dev");
 const PORT = Number(process.env.PORT ?? 3001);
 const HOST = process.env.LISTEN_HOST || "127.0.0.1";
-/** How long in-flight requests may take to finish after SIGTERM. */
+/** How long in-flight requests may take to finish after the drain period. */
 const DRAIN_TIMEOUT_MS = 10_000;
+/** How long SIGTERM keeps serving (unready, closing keep-alive connections). */
+const DRAIN_PERIOD_MS = durationMs(process.env.DRAIN_PERIOD ?? "5s");
+
+/** "5s", "500ms", "1m" or "0" in milliseconds (Go's duration units, as the edge's DRAIN_PERIOD). */
+function durationMs(v) {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v.trim());
+  if (!m || (m[2] === undefined && Number(m[1]) !== 0)) {
+    console.error(`DRAIN_PERIOD: want a duration such as 5s or 500ms, got ${JSON.stringify(v)}`);
+    process.exit(2);
+  }
+  return Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000 }[m[2] ?? "ms"]);
+}
+let draining = false;
 
 const app = express();
 app.disable("x-powered-by");
@@ -32,11 +47,20 @@ app.disable("x-powered-by");
 // container there: trust private addresses too, still never the public.
 app.set("trust proxy", HOST === "127.0.0.1" ? "loopback" : ["loopback", "uniquelocal"]);
 
+// While draining, every answer ends its keep-alive connection (Node closes
+// it once the answer is sent).
+app.use((req, res, next) => {
+  if (draining) res.set("Connection", "close");
+  next();
+});
+
 app.get("/__renderer/health", (req, res) => {
   // The edge's own probe comes straight here; anything it proxied (it always
   // sets X-Forwarded-For) came from outside, which must not see this.
   if (req.get("x-forwarded-for")) return res.status(404).end();
-  res.set("Cache-Control", "no-store").json({ status: "ok" });
+  res.set("Cache-Control", "no-store");
+  if (draining) return res.status(503).json({ status: "draining", errorDetail: "Not ready: shutting down" });
+  res.json({ status: "ok" });
 });
 
 let runtime;
@@ -79,14 +103,21 @@ if (process.env.METRICS_PORT) {
 // Behind the edge's keep-alive pool: keep idle connections longer than the edge does.
 server.keepAliveTimeout = 65_000;
 
+// SIGTERM: unready at once (health 503) but still serving for DRAIN_PERIOD,
+// each answer closing its connection; then stop accepting, finish what is in
+// flight (up to DRAIN_TIMEOUT_MS) and exit.
 function shutdown(signal) {
-  log.info(`renderer: ${signal}, draining`);
-  server.close(() => process.exit(0));
-  server.closeIdleConnections();
+  if (draining) return;
+  draining = true;
+  log.info({ drainPeriodMs: DRAIN_PERIOD_MS }, `renderer: ${signal}, draining`);
   setTimeout(() => {
-    log.error("renderer: drain timeout, exiting");
-    process.exit(1);
-  }, DRAIN_TIMEOUT_MS).unref();
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => {
+      log.error("renderer: drain timeout, exiting");
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS).unref();
+  }, DRAIN_PERIOD_MS);
 }
 process.on("SIGTERM", () => shutdown("SIGTERM"));
 process.on("SIGINT", () => shutdown("SIGINT"));

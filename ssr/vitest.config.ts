@@ -15,6 +15,7 @@ export default defineConfig({
     css: { include: [/\.css\?raw$/] },
     include: ["app/**/*.test.{ts,tsx}"],
     restoreMocks: true,
+    setupFiles: ["./vitest.setup.ts"],
     // Rendering whole pages in jsdom is slow on a busy 2-core machine; fail on real hangs only.
     testTimeout: 20_000,
   },

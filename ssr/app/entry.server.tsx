@@ -5,14 +5,17 @@ import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "reac
 import { ServerRouter, type EntryContext } from "react-router";
 import { log, errorMessage } from "./lib/log.server";
 import { NonceProvider, requestNonce } from "~/lib/nonce";
-import { CriticalCssProvider } from "~/lib/critical-css";
+import { CriticalCssProvider, ServerSeoProvider } from "~/lib/critical-css";
 import { DeferredScriptsProvider } from "~/lib/deferred-scripts";
 import { deferredScriptsServer } from "~/lib/deferred-scripts.server";
 import criticalCss from "./critical.css?inline";
 import { setRoute } from "./lib/renderer-server.server";
+import { publicUrl, seoHead } from "./lib/seo.server";
 
 // ssr/server.js takes its logger, request middleware and metrics listener from here.
 export { log, serveMetrics, withRequest } from "./lib/renderer-server.server";
+// scripts/og-images.mjs draws a preview image for each of these pages after the build.
+export { seoPages, imageAlt } from "./lib/seo.server";
 
 /** Errors React Router catches in loaders, actions and rendering, as structured log lines (not for aborted requests). */
 export function handleError(error: unknown, { request }: { request: Request }) {
@@ -53,12 +56,22 @@ export default function handleRequest(
 
     // The edge's CSP nonce: on React Router's scripts and links, React's own inline scripts and root.tsx's.
     const nonce = requestNonce(request.headers);
+    // What crawlers and link previews read (preview image, JSON-LD...): pages that answer 200 only.
+    let seo: ReturnType<typeof seoHead> = null;
+    try {
+      if (routerContext.staticHandlerContext.statusCode === 200) seo = seoHead(new URL(request.url).pathname, publicUrl());
+    } catch (error) {
+      // The page still answers, without them; the log (and e2e/seo.spec.ts) says what broke.
+      log.error({ err: error }, `seo: ${errorMessage(error)}`);
+    }
     const app = (
       <NonceProvider value={nonce}>
         <CriticalCssProvider value={criticalCss}>
-          <DeferredScriptsProvider value={deferredScriptsServer}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </DeferredScriptsProvider>
+          <ServerSeoProvider value={seo}>
+            <DeferredScriptsProvider value={deferredScriptsServer}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </DeferredScriptsProvider>
+          </ServerSeoProvider>
         </CriticalCssProvider>
       </NonceProvider>
     );

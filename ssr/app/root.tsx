@@ -15,7 +15,7 @@ import { themeScript } from "~/lib/theme";
 import { useHashScroll } from "~/lib/use-hash-scroll";
 import { useOfflineReload } from "~/lib/offline";
 import { useNonce } from "~/lib/nonce";
-import { CriticalStyle } from "~/lib/critical-css";
+import { CriticalStyle, ServerBodyEnd, ServerHead } from "~/lib/critical-css";
 import { DeepLinkStylesheet, DeferredScripts } from "~/lib/deferred-scripts";
 import stylesheet from "./app.css?url";
 
@@ -76,12 +76,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <DeepLinkStylesheet href={stylesheet} />
         <Meta />
         <Links />
+        {/* Preview image, og:type, feed links: written by the server only (lib/seo.server.tsx). */}
+        <ServerHead />
       </head>
       <body>
         {children}
         {/* React Router's scripts and the whole stylesheet (cached for every later page), fetched
             once the first paint is on screen; without JavaScript the stylesheet still applies. */}
         <DeferredScripts stylesheet={stylesheet} />
+        {/* The page's JSON-LD, server only (lib/seo.server.tsx). */}
+        <ServerBodyEnd />
       </body>
     </html>
   );

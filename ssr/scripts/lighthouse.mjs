@@ -66,6 +66,7 @@ async function startEdge(port, ssrAppDir, name) {
     cwd: path.join(rootDir, "edge"),
     env: {
       ...process.env,
+      OMNIBUS_ENV: "development",
       LISTEN_ADDR: `127.0.0.1:${port}`,
       RENDERER_PORT: String(port - 5000),
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-lighthouse-")),

@@ -11,7 +11,12 @@
 //	edge purge --path /x | --prefix /p | --all   purge the page cache of a running edge
 //	edge mail [-n N] [-to ADDRESS]       print the development mail outbox (no SMTP_URL)
 //	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
-//	edge migrate                         migrate the database and exit
+//	edge migrate                         migrate the database, print what was applied, exit
+//	edge config                          check the environment as serving would, print it (exit 0, or 2)
+//	edge staff grant|revoke EMAIL | list  mark an account staff (the /staff/insights page)
+//
+// The edge serves in production unless OMNIBUS_ENV=development; production
+// refuses development stand-ins and placeholder secrets (internal/config).
 package main
 
 import (
@@ -23,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"omnibus/edge/internal/analytics"
 	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
@@ -34,30 +40,21 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] != "config" {
+		os.Exit(command(os.Args[1], os.Args[2:]))
+	}
 	cfg, err := config.Load()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "edge: %v\n", err)
 		os.Exit(2)
 	}
-	if len(os.Args) > 1 {
-		switch os.Args[1] {
-		case "purge": // edge purge --path /x | --prefix /blog | --all
-			os.Exit(cache.RunPurgeCommand(os.Args[2:], cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr))
-		case "mail": // edge mail [-n N] [-to ADDRESS]: the development outbox
-			db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir)
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "edge mail: %v\n", err)
-				os.Exit(1)
-			}
-			os.Exit(mail.RunOutboxCommand(os.Args[2:], db, os.Stdout, os.Stderr))
-		case "healthcheck": // edge healthcheck [--ready]: the images' probe (distroless has no curl)
-			os.Exit(healthcheck.Run(os.Args[2:], cfg.Addr, os.Stdout, os.Stderr))
-		case "migrate": // edge migrate: the Kubernetes init container
-			os.Exit(migrate.Run(os.Args[2:], cfg, os.Stdout, os.Stderr))
-		default:
-			fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: purge, mail, healthcheck, migrate)\n", os.Args[1])
-			os.Exit(2)
-		}
+	if len(os.Args) > 1 { // edge config: check the environment as serving would, print it
+		slog.New(slog.NewTextHandler(os.Stdout, nil)).Info("configuration", "config", cfg)
+		return
+	}
+	if cfg.Development() {
+		fmt.Fprintln(os.Stderr, "edge: DEVELOPMENT MODE (OMNIBUS_ENV=development): test-mode payments, mail kept in the outbox, "+
+			"the local sign-in provider and other stand-ins are allowed. Never expose this edge to the internet.")
 	}
 
 	// Log lines are batched (the access log's write(2) per request was a
@@ -81,4 +78,39 @@ func main() {
 		logOut.Close() // os.Exit skips the deferred Close
 		os.Exit(1)
 	}
+}
+
+// command runs one of the one-shot commands and returns its exit code. They
+// read the environment as serving does, without production's refusals
+// (they serve no visitor; the migrate step has only the database URL).
+func command(name string, args []string) int {
+	cfg, err := config.LoadForCommand()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "edge: %v\n", err)
+		return 2
+	}
+	switch name {
+	case "purge": // edge purge --path /x | --prefix /blog | --all
+		return cache.RunPurgeCommand(args, cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr)
+	case "mail": // edge mail [-n N] [-to ADDRESS]: the development outbox
+		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "edge mail: %v\n", err)
+			return 1
+		}
+		return mail.RunOutboxCommand(args, db, os.Stdout, os.Stderr)
+	case "healthcheck": // edge healthcheck [--ready]: the images' probe (distroless has no curl)
+		return healthcheck.Run(args, cfg.Addr, os.Stdout, os.Stderr)
+	case "migrate": // edge migrate: the Kubernetes init container
+		return migrate.Run(args, cfg, os.Stdout, os.Stderr)
+	case "staff": // edge staff grant|revoke EMAIL, edge staff list: who sees /staff/insights
+		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "edge staff: %v\n", err)
+			return 1
+		}
+		return analytics.RunStaffCommand(args, db, os.Stdout, os.Stderr)
+	}
+	fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: config, purge, mail, healthcheck, migrate, staff)\n", name)
+	return 2
 }

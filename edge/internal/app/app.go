@@ -25,6 +25,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/accounts"
+	"omnibus/edge/internal/analytics"
 	"omnibus/edge/internal/assets"
 	"omnibus/edge/internal/billing"
 	"omnibus/edge/internal/billing/stripepay"
@@ -33,6 +34,7 @@ import (
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/forms"
+	"omnibus/edge/internal/http/origin"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
@@ -89,6 +91,8 @@ type App struct {
 	Metrics *metrics.Metrics
 	// MetricsURL is the metrics listener's http://host:port/metrics.
 	MetricsURL string
+	// Analytics counts page views, answers /go/ links and the staff page.
+	Analytics *analytics.Tracker
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -111,8 +115,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// migrations run here.
 	a.DB = deps.DB
 	if a.DB == nil {
-		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir); err != nil {
+		// Production refuses a schema migrated by a newer edge; development
+		// (a branch switched back) says so loudly and goes on.
+		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development())); err != nil {
 			return nil, err
+		}
+		if s := a.DB.Schema; s.Newer() {
+			log.Warn("DATABASE MIGRATED BY A NEWER EDGE: allowed in development only", "schema", fmt.Sprintf("%04d %s", s.Version, s.Name), "edge_knows", fmt.Sprintf("%04d", s.Known))
 		}
 		db := a.DB
 		a.closers = append(a.closers, func() { db.Close() }) // last: after the server and the renderer
@@ -237,6 +246,18 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if !cfg.RendererDev {
 		pages = policies.Canonical(pages)
 	}
+	// Visit counts, campaign short links (/go/…) and the staff page
+	// (internal/analytics): outermost, to read the utm tags before
+	// Canonical drops them; one hook, counting once the answer is out.
+	if a.Analytics, err = analytics.New(analytics.Options{
+		DB: a.DB, RoutesJSON: shared.RoutesJSON, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
+		PublicURL: cfg.PublicURL, Account: a.accountID, Logger: log,
+	}); err != nil {
+		return nil, err
+	}
+	a.Analytics.Start()
+	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
+	pages = a.Analytics.Pages(pages)
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
@@ -248,6 +269,17 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		}
 		if files, err = assets.New(dir); err != nil {
 			return nil, err
+		}
+		// This build's hashed files go to the shared database, and the
+		// other builds' live there: during a rolling update no page of
+		// either build misses a file on any edge (decision 0024).
+		pctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		build, err := files.Publish(pctx, a.DB)
+		cancel()
+		if err != nil {
+			log.Error("assets: this build's files are not in the database; other builds' pages may miss them on this edge", "err", err)
+		} else {
+			log.Info("assets: build published", "build", build)
 		}
 	}
 
@@ -267,17 +299,23 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PageMiddleware: []echo.MiddlewareFunc{formPages.Middleware},
 		Assets:         files,
 		TrustedProxies: cfg.TrustedProxies,
-		Limits:         server.Limits{MaxConns: cfg.MaxConnections},
-		Checks: map[string]server.Check{
-			"database": func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error },
-			"renderer": rend.Check,
-		},
+		Limits:         server.Limits{MaxConns: cfg.MaxConnections, MaxConnsPerClient: cfg.MaxConnsPerClient},
+		// Ready = pages can be served: the renderer answers (the page cache
+		// answers with it). The database is reported, not required: during
+		// its outage cached pages and static files still serve, and an
+		// unready edge would leave the load balancer with them.
+		Checks:   map[string]server.Check{"renderer": rend.Check},
+		Reports:  map[string]server.Check{"database": pingDB(db)},
 		Logger:   log,
 		Security: secure,
 	})
+	// One origin: any other host's request goes to PUBLIC_URL's (internal/http/origin).
+	a.Server.Use(origin.Redirect(cfg.PublicURL))
 	if m := a.Metrics; m != nil {
 		a.Server.Use(m.Middleware())
 		m.WatchRenderer(rend.Starts)
+		m.WatchDatabase(pingDB(db))
+		m.WatchAnalytics(a.Analytics.Totals)
 		if sqlDB, err := db.DB.DB(); err == nil {
 			m.WatchDB(sqlDB)
 		}
@@ -364,9 +402,22 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
-	a.Log.Info("shutting down: draining in-flight requests", "timeout", a.Config.ShutdownTimeout)
+	// Drain: unready at once (/readyz 503) while still serving every
+	// request, each answer closing its keep-alive connection, for
+	// DRAIN_PERIOD, the time the load balancer takes to stop sending here.
+	a.Server.Drain()
+	a.Log.Info("draining: unready, still serving", "drain_period", a.Config.DrainPeriod.String())
+	select {
+	case err := <-serveErr:
+		return err
+	case <-time.After(a.Config.DrainPeriod):
+	}
+	a.Log.Info("shutting down: finishing in-flight requests", "timeout", a.Config.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
 	defer cancel()
+	// The listener stays open until nothing is in flight: a page being
+	// rendered may call this edge back.
+	_ = a.Server.Idle(sctx)
 	if err := a.Shutdown(sctx); err != nil {
 		a.Log.Warn("drain incomplete; remaining connections closed", "err", err)
 	}
@@ -374,6 +425,21 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// pingDB is the database's readiness report and omnibus_database_up.
+func pingDB(db *storage.DB) func(ctx context.Context) error {
+	return func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error }
+}
+
+// accountID is the signed-in account of a request, for the staff page
+// (nil writer: no cookie is touched; the session middleware does that).
+func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
+	acct, err := a.Accounts.Current(nil, r)
+	if err != nil || acct == nil {
+		return 0, false
+	}
+	return acct.ID, true
 }
 
 // loopbackAddr is the address the renderer uses to reach this listener:

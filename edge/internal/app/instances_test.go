@@ -33,7 +33,7 @@ func startEdges(t *testing.T, n int, dbURL string) []*app.App {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := config.Defaults()
+		cfg := config.DevelopmentDefaults()
 		cfg.Addr, cfg.DataDir, cfg.DatabaseURL, cfg.RendererURL = ln.Addr().String(), t.TempDir(), dbURL, rendererURL
 		cfg.PublicURL = "http://omnibus.test" // one site behind a balancer
 		wg.Go(func() {

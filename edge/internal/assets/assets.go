@@ -11,10 +11,8 @@ package assets
 
 import (
 	"io/fs"
-	"mime"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -47,6 +45,7 @@ type file struct {
 // Handler serves the files found at start.
 type Handler struct {
 	files map[string]*file // by URL path ("/assets/app-abc.js", "/favicon.ico")
+	store *Store           // other builds' /assets/ files (Publish); nil: none
 }
 
 // New indexes dir (SSR_DIR/build/client). A missing dir gives an empty
@@ -113,16 +112,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		http.Error(w, "404 not found", http.StatusNotFound)
+		if !ok && h.store != nil && IsAssetPath(r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) && h.store.serve(w, r) {
+			return
+		}
+		notFound(w)
 		return
 	}
 	hdr := w.Header()
 	hdr.Set("Cache-Control", cachePolicy(r.URL.Path))
 	hdr.Set("X-Content-Type-Options", "nosniff")
-	if ct := mime.TypeByExtension(path.Ext(f.path)); ct != "" {
+	if ct := contentType(f.path); ct != "application/octet-stream" {
 		hdr.Set("Content-Type", ct)
-	} else if path.Ext(f.path) == ".webmanifest" {
-		hdr.Set("Content-Type", "application/manifest+json")
 	}
 
 	diskPath := f.path
@@ -148,7 +148,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	fh, err := os.Open(diskPath)
 	if err != nil {
-		http.Error(w, "404 not found", http.StatusNotFound)
+		notFound(w)
 		return
 	}
 	defer fh.Close()
@@ -158,6 +158,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// ServeContent handles Range, If-None-Match, If-Modified-Since, HEAD and
 	// Content-Length; Content-Type is already set so it does not sniff.
 	http.ServeContent(w, r, "", f.modTime, fh)
+}
+
+// notFound is a missing file's 404, which no cache may keep: the file may be
+// a build's that is still rolling out.
+func notFound(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	http.Error(w, "404 not found", http.StatusNotFound)
 }
 
 func cachePolicy(urlPath string) string {

@@ -14,8 +14,9 @@ const dataQuery = "_routes"
 // Canonical wraps the page handler, in front of the session middleware and
 // the cache, so every form of a page's address reaches them as one:
 //
-//   - the path is cleaned (double slashes, dot segments, a trailing slash)
-//     and put in its one escaped form (/%66eatures is /features); a GET or
+//   - the path is cleaned (double slashes, dot segments, a trailing slash),
+//     put in the route table's letter case (/FEATURES is /features: see
+//     spelling) and in its one escaped form (/%66eatures is /features); a GET or
 //     HEAD for another form is redirected there (301), so //evil.example/x
 //     goes to /evil.example/x, never off the site; other methods are
 //     rewritten in place;
@@ -31,7 +32,8 @@ func (ps Policies) Canonical(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r) // OPTIONS * and the like
 			return
 		}
-		clean := canonicalPath(u.Path)
+		spelled := ps.spelling(path.Clean(u.Path))
+		clean := (&url.URL{Path: spelled}).EscapedPath()
 		query := ps.keptQuery(clean, u.RawQuery)
 		if clean != u.EscapedPath() {
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
@@ -43,7 +45,7 @@ func (ps Policies) Canonical(next http.Handler) http.Handler {
 				w.WriteHeader(http.StatusMovedPermanently)
 				return
 			}
-			u.Path, u.RawPath = path.Clean(u.Path), ""
+			u.Path, u.RawPath = spelled, ""
 		}
 		if query != u.RawQuery || u.ForceQuery {
 			u.RawQuery, u.ForceQuery = query, false
@@ -51,11 +53,6 @@ func (ps Policies) Canonical(next http.Handler) http.Handler {
 		r.RequestURI = u.RequestURI()
 		next.ServeHTTP(w, r)
 	})
-}
-
-// canonicalPath is the escaped form of the cleaned, decoded path p.
-func canonicalPath(p string) string {
-	return (&url.URL{Path: path.Clean(p)}).EscapedPath()
 }
 
 // manifestPath is React Router's lazy route discovery endpoint

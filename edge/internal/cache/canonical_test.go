@@ -98,3 +98,45 @@ func TestManifestKeepsItsQuery(t *testing.T) {
 		t.Fatalf("the renderer saw %q", got)
 	}
 }
+
+// Issue 32.5: a path that names a route in another letter case is sent to
+// the route table's spelling (slugs in lower case), one rule for every
+// route, before anything renders; a path that names no route in any case
+// is left to the not-found page.
+func TestLetterCaseRedirectsToTheRouteTablesSpelling(t *testing.T) {
+	ps, err := ParsePolicies(shared.RoutesJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := &renderer{}
+	h := ps.Canonical(up)
+	for from, to := range map[string]string{
+		"/FEATURES":                           "/features",
+		"/Blog":                               "/blog",
+		"/Help/Category/Article/gst-invoices": "/help/category/article/gst-invoices",
+		"/help/category/article/GST-Invoices": "/help/category/article/gst-invoices",
+		"/Blocks/Advanced/FAQ?x=1":            "/blocks/advanced/faq",
+		"/Reset-Password?token=abc":           "/reset-password?token=abc",
+		"/BLOG/Article/Selling-Online/":       "/blog/article/selling-online",
+	} {
+		w := get(h, from)
+		if w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != to {
+			t.Errorf("%s: %d → %q, want 301 → %q", from, w.Code, w.Header().Get("Location"), to)
+		}
+	}
+	if n := up.calls.Load(); n != 0 {
+		t.Errorf("%d renders before the redirects, want none", n)
+	}
+	for _, p := range []string{"/features", "/Nowhere-Known", "/features.data"} {
+		if w := get(h, p); w.Code != http.StatusOK {
+			t.Errorf("%s: %d, want it passed on as it is", p, w.Code)
+		}
+		if got := up.lastRequest().URL.Path; got != p {
+			t.Errorf("%s reached the renderer as %q", p, got)
+		}
+	}
+	do(h, http.MethodPost, "/Contact-Us")
+	if p := up.lastRequest().URL.Path; p != "/contact-us" {
+		t.Errorf("POST /Contact-Us reached the renderer as %q", p)
+	}
+}

@@ -7,7 +7,21 @@ import (
 	"time"
 )
 
+// load reads env in development (OMNIBUS_ENV=development unless env sets
+// it): these tests are about parsing; production's refusals are in
+// production_test.go.
 func load(env map[string]string) (Config, error) {
+	return LoadFrom(func(k string) (string, bool) {
+		v, ok := env[k]
+		if k == "OMNIBUS_ENV" && !ok {
+			return Development, true
+		}
+		return v, ok
+	})
+}
+
+// loadProduction reads env as it is: production unless it says otherwise.
+func loadProduction(env map[string]string) (Config, error) {
 	return LoadFrom(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
 }
 

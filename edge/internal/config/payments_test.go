@@ -13,11 +13,11 @@ func TestPaymentMode(t *testing.T) {
 		env  map[string]string
 		mode string
 	}{
-		{map[string]string{}, PaymentsTestMode}, // make run: localhost
-		{map[string]string{"PUBLIC_URL": "https://omnibus.example"}, PaymentsOff},
-		{map[string]string{"PUBLIC_URL": "https://omnibus.example", "PAYMENTS_TEST_MODE": "1"}, PaymentsTestMode},
-		{map[string]string{"PUBLIC_URL": "https://omnibus.example", "STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, PaymentsStripe},
+		{map[string]string{}, PaymentsTestMode}, // make run: development
+		{map[string]string{"PAYMENTS_TEST_MODE": "1"}, PaymentsTestMode},
 		{map[string]string{"STRIPE_SECRET_KEY": "sk_test_x", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, PaymentsStripe},
+		{production(nil), PaymentsOff},
+		{production(map[string]string{"STRIPE_SECRET_KEY": liveKey, "STRIPE_WEBHOOK_SECRET": webhookSecret}), PaymentsStripe},
 	} {
 		cfg, err := load(c.env)
 		if err != nil || cfg.PaymentMode() != c.mode {
@@ -27,7 +27,6 @@ func TestPaymentMode(t *testing.T) {
 }
 
 func TestPaymentAndGoogleRefusals(t *testing.T) {
-	prod := "https://omnibus.example"
 	for _, c := range []struct {
 		env  map[string]string
 		want string
@@ -36,14 +35,14 @@ func TestPaymentAndGoogleRefusals(t *testing.T) {
 		{map[string]string{"STRIPE_WEBHOOK_SECRET": "whsec_x"}, "STRIPE_SECRET_KEY"},
 		{map[string]string{"STRIPE_SECRET_KEY": "pk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x"}, "STRIPE_SECRET_KEY"},
 		{map[string]string{"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "PAYMENTS_TEST_MODE": "1"}, "PAYMENTS_TEST_MODE"},
-		{map[string]string{"PUBLIC_URL": prod, "STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "STRIPE_API_URL": "http://127.0.0.1:12111"}, "STRIPE_API_URL"},
-		{map[string]string{"PUBLIC_URL": prod, "GOOGLE_CLIENT_ID": "dev-client", "GOOGLE_ISSUER_URL": "http://127.0.0.1:8099/oidc"}, "GOOGLE_ISSUER_URL"},
+		{production(map[string]string{"STRIPE_SECRET_KEY": liveKey, "STRIPE_WEBHOOK_SECRET": webhookSecret, "STRIPE_API_URL": "http://127.0.0.1:12111"}), "STRIPE_API_URL"},
+		{production(map[string]string{"GOOGLE_CLIENT_ID": "dev-client", "GOOGLE_ISSUER_URL": "http://127.0.0.1:8099/oidc"}), "GOOGLE_ISSUER_URL"},
 	} {
 		_, err := load(c.env)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: err %v, want one naming %s", c.env, err, c.want)
 		}
-		if err != nil && strings.Contains(err.Error(), "sk_live_x") {
+		if err != nil && (strings.Contains(err.Error(), "sk_live_x") || strings.Contains(err.Error(), liveKey)) {
 			t.Errorf("the error shows the secret key: %v", err)
 		}
 	}

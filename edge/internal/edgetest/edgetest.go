@@ -106,7 +106,7 @@ func Start(t testing.TB, opts Options) *Edge {
 	}
 	e.URL = "http://" + ln.Addr().String()
 
-	cfg := config.Defaults()
+	cfg := config.DevelopmentDefaults()
 	cfg.Addr = ln.Addr().String()
 	cfg.DataDir = t.TempDir()
 	cfg.PublicURL = e.URL

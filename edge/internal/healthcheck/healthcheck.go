@@ -3,7 +3,9 @@
 // no shell).
 //
 //	edge healthcheck           GET /healthz: the process serves (liveness)
-//	edge healthcheck --ready   GET /readyz: database and renderer answer too
+//	edge healthcheck --ready   GET /readyz: pages can be served (the renderer
+//	                           answers, not draining; a database outage is
+//	                           reported in the body, not failed on)
 //
 // It asks the edge on loopback at LISTEN_ADDR's port and exits 0 on a 200,
 // 1 on anything else (another status, no answer within --timeout).
@@ -24,7 +26,7 @@ import (
 func Run(args []string, addr string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("edge healthcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	ready := fs.Bool("ready", false, "probe /readyz (database and renderer) instead of /healthz")
+	ready := fs.Bool("ready", false, "probe /readyz (pages can be served) instead of /healthz")
 	timeout := fs.Duration("timeout", 3*time.Second, "give up after this long")
 	url := fs.String("url", LocalURL(addr), "the running edge")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {

@@ -11,6 +11,7 @@
 package metrics
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -193,6 +194,23 @@ func (m *Metrics) WatchCache(stats func() (entries int, bytes int64)) {
 			Help: "Bytes held by the page cache (every encoding and header), bounded by CACHE_MAX_BYTES.",
 		}, func() float64 { _, b := stats(); return float64(b) }),
 	)
+}
+
+// WatchDatabase exposes omnibus_database_up: 1 when ping answers within a
+// second at scrape time, else 0. /readyz reports the database the same way
+// without failing on it (a database outage is not a page outage).
+func (m *Metrics) WatchDatabase(ping func(ctx context.Context) error) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "omnibus_database_up",
+		Help: "1 when the database answered a ping at scrape time, 0 when not (pages in the cache still serve).",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if ping(ctx) != nil {
+			return 0
+		}
+		return 1
+	}))
 }
 
 // WatchDB exposes the connection pool's use (go_sql_* series: open, in use,

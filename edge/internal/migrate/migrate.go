@@ -20,7 +20,9 @@ func Run(args []string, cfg config.Config, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: edge migrate   (reads DATABASE_URL, else DATA_DIR)")
 		return 2
 	}
-	db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir)
+	// Like serving: a schema a newer edge migrated is refused outside
+	// development, and nothing in it is changed.
+	db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()))
 	if err != nil {
 		fmt.Fprintln(stderr, "migrate:", err)
 		return 1
@@ -30,6 +32,15 @@ func Run(args []string, cfg config.Config, stdout, stderr io.Writer) int {
 	if db.Postgres {
 		engine = "postgresql"
 	}
-	fmt.Fprintf(stdout, "migrate: %s schema is current\n", engine)
+	for _, m := range db.Schema.Applied {
+		fmt.Fprintf(stdout, "migrate: %s: applied %04d %s\n", engine, m.Version, m.Name)
+	}
+	if len(db.Schema.Applied) == 0 {
+		fmt.Fprintf(stdout, "migrate: %s: nothing to apply\n", engine)
+	}
+	fmt.Fprintf(stdout, "migrate: %s schema is current: %04d %s\n", engine, db.Schema.Version, db.Schema.Name)
+	if db.Schema.Newer() {
+		fmt.Fprintf(stdout, "migrate: %s: the schema is newer than this edge (it knows up to %04d); allowed in development only\n", engine, db.Schema.Known)
+	}
 	return 0
 }

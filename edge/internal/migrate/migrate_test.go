@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/storage"
@@ -50,7 +51,7 @@ func TestMigratesAnEmptySQLiteDatabase(t *testing.T) {
 
 func TestMigratesAnEmptyPostgreSQLSchema(t *testing.T) {
 	base := storagetest.PostgresURL()
-	admin, err := storage.OpenPostgres(base)
+	admin, err := storage.OpenPostgres(base, storage.AllowNewerSchema(true))
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("PostgreSQL is required in CI: %v", err)
@@ -96,5 +97,54 @@ func TestExtraArgumentsExitTwo(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := Run([]string{"now"}, config.Config{DataDir: t.TempDir()}, &out, &errOut); code != 2 {
 		t.Fatalf("exit %d, want 2", code)
+	}
+}
+
+// edge migrate says what it applied, and on a current database that there
+// was nothing to apply.
+func TestMigratePrintsWhatItApplied(t *testing.T) {
+	cfg := config.Config{DataDir: t.TempDir()}
+	code, out := run(t, cfg)
+	if code != 0 || !strings.Contains(out, "migrate: sqlite: applied 0001 ") || !strings.Contains(out, "schema is current: ") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, out = run(t, cfg)
+	if code != 0 || strings.Contains(out, "applied") || !strings.Contains(out, "nothing to apply") {
+		t.Fatalf("again: exit %d:\n%s", code, out)
+	}
+}
+
+// A database a newer edge migrated makes edge migrate fail in production,
+// naming the schema's migration, and changes nothing; development goes on.
+func TestMigrateRefusesANewerSchema(t *testing.T) {
+	for engine, open := range map[string]func(t *testing.T) (*storage.DB, config.Config){
+		"sqlite": func(t *testing.T) (*storage.DB, config.Config) {
+			dir := t.TempDir()
+			db, err := storage.OpenSQLite(filepath.Join(dir, "omnibus.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return db, config.Config{DataDir: dir}
+		},
+		"postgres": func(t *testing.T) (*storage.DB, config.Config) {
+			db := storagetest.Postgres(t)
+			return db, config.Config{DatabaseURL: db.DSN}
+		},
+	} {
+		t.Run(engine, func(t *testing.T) {
+			db, cfg := open(t)
+			defer db.Close()
+			if err := db.Exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", 9999, "from_a_newer_edge", time.Now().UTC()).Error; err != nil {
+				t.Fatal(err)
+			}
+			code, out := run(t, cfg)
+			if code != 1 || !strings.Contains(out, "9999 from_a_newer_edge") {
+				t.Fatalf("production: exit %d, want 1 naming the newer migration:\n%s", code, out)
+			}
+			cfg.Env = config.Development
+			if code, out := run(t, cfg); code != 0 || !strings.Contains(out, "newer than this edge") {
+				t.Fatalf("development: exit %d:\n%s", code, out)
+			}
+		})
 	}
 }

@@ -451,6 +451,8 @@ func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
 		"NODE_ENV="+nodeEnv,
 		"API_URL="+s.opts.APIURL,
 		"PUBLIC_URL="+s.opts.PublicURL,
+		// The edge has drained before it stops its child: none here.
+		"DRAIN_PERIOD=0s",
 	)
 	if s.opts.MetricsPort > 0 {
 		cmd.Env = append(cmd.Env, "METRICS_PORT="+strconv.Itoa(s.opts.MetricsPort))

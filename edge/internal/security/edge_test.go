@@ -244,7 +244,7 @@ func TestHTTPS(t *testing.T) {
 	}
 
 	for _, path := range []string{"/features", "/api/v1/platform-features", "/healthz"} {
-		res, _ := do(t, "GET", e.URL+path, map[string]string{"X-Forwarded-Proto": "https"})
+		res, _ := do(t, "GET", e.URL+path, map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "omnibus.example"})
 		if res.StatusCode != 200 || res.Header.Get("Strict-Transport-Security") != "max-age=63072000" {
 			t.Errorf("%s over https: %d HSTS %q", path, res.StatusCode, res.Header.Get("Strict-Transport-Security"))
 		}

@@ -1,13 +1,22 @@
-// Package seo answers /sitemap.xml and /robots.txt from the shared route
-// table, with absolute URLs on PUBLIC_URL.
+// Package seo answers /sitemap.xml, /robots.txt and the blog's feeds
+// (/rss.xml, RSS 2.0; /atom.xml, Atom) from the shared route table and
+// content, with absolute URLs on PUBLIC_URL. Everything is built once at
+// start: the content is embedded, so it cannot change while the edge runs.
 //
 // The sitemap lists every public page a search engine should index: the
 // route table's entries without parameters (their slugs are not known to the
 // table), without a "private" cache policy (sign-in, register, SSO: they
-// depend on the visitor) and without the template demo pages (modules under
-// _blocks/: /blocks/..., /blog/posts-N, /blog/post...), which are component
-// showcases with filler text, not content for searchers. The blog articles,
-// help topics and help articles are added from the shared content.
+// depend on the visitor), without "noindex" (transactional pages such as
+// /petpawlor-order-complete, which only make sense after a purchase) and
+// without the template demo pages (modules under _blocks/: /blocks/...,
+// /blog/posts-N, /blog/post...), which are component showcases with filler
+// text, not content for searchers. The blog articles, help topics and help
+// articles are added from the shared content.
+//
+// Every URL has a <lastmod> (lastmod.go): an article's date from its front
+// matter; any other page's from the last change of the content files it is
+// made of, as git recorded it at build time (shared/content-dates.json),
+// never the build time. The home page lists its main image (image:image).
 package seo
 
 import (
@@ -17,83 +26,126 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/content"
 	"omnibus/shared"
 )
 
 type route struct {
-	Path   string          `json:"path"`
-	Module string          `json:"module"`
-	Cache  json.RawMessage `json:"cache"`
+	ID      string          `json:"id"`
+	Path    string          `json:"path"`
+	Module  string          `json:"module"`
+	Title   string          `json:"title"`
+	Desc    string          `json:"description"`
+	Cache   json.RawMessage `json:"cache"`
+	NoIndex bool            `json:"noindex"`
 }
 
-// SitemapPaths is the list of route paths in the sitemap, in table order.
-func SitemapPaths() ([]string, error) {
+func routeTable() ([]route, error) {
 	var table struct {
 		Routes []route `json:"routes"`
 	}
 	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
 		return nil, fmt.Errorf("seo: routes.json: %w", err)
 	}
+	return table.Routes, nil
+}
+
+// indexed reports whether a route's page belongs in the sitemap.
+func indexed(r route) bool {
+	switch {
+	case strings.ContainsAny(r.Path, ":*"):
+	case string(r.Cache) == `"private"`:
+	case r.NoIndex:
+	case strings.HasPrefix(r.Module, "_blocks/"):
+	default:
+		return true
+	}
+	return false
+}
+
+// SitemapPaths is the list of route paths in the sitemap, in table order.
+func SitemapPaths() ([]string, error) {
+	routes, err := routeTable()
+	if err != nil {
+		return nil, err
+	}
 	var paths []string
-	for _, r := range table.Routes {
-		switch {
-		case strings.ContainsAny(r.Path, ":*"):
-		case string(r.Cache) == `"private"`:
-		case strings.HasPrefix(r.Module, "_blocks/"):
-		default:
+	for _, r := range routes {
+		if indexed(r) {
 			paths = append(paths, r.Path)
 		}
 	}
 	return paths, nil
 }
 
-// Register adds GET /sitemap.xml and GET /robots.txt to e. publicURL is the
-// site's canonical origin (PUBLIC_URL).
+// Register adds GET /sitemap.xml, /robots.txt, /rss.xml and /atom.xml to e.
+// publicURL is the site's canonical origin (PUBLIC_URL).
 func Register(e *echo.Echo, publicURL string) error {
 	origin := strings.TrimRight(publicURL, "/")
-	paths, err := SitemapPaths()
+	pages, err := Pages()
 	if err != nil {
 		return err
 	}
-	// Every article and help topic, whose slugs the route table cannot know.
-	articles, err := content.Paths()
-	if err != nil {
-		return err
-	}
-	paths = append(paths, articles...)
-	sitemap, err := buildSitemap(origin, paths)
+	sitemap, err := buildSitemap(origin, pages)
 	if err != nil {
 		return err
 	}
 	robots := []byte("User-agent: *\nDisallow: /api/\n\nSitemap: " + origin + "/sitemap.xml\n")
+	feeds, err := buildFeeds(origin)
+	if err != nil {
+		return err
+	}
 
 	getHead := []string{http.MethodGet, http.MethodHead}
-	e.Match(getHead, "/sitemap.xml", func(c echo.Context) error {
-		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
-		return c.Blob(http.StatusOK, "application/xml; charset=utf-8", sitemap)
-	})
-	e.Match(getHead, "/robots.txt", func(c echo.Context) error {
-		c.Response().Header().Set("Cache-Control", "public, max-age=3600")
-		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", robots)
-	})
+	e.Match(getHead, "/sitemap.xml", serve("application/xml; charset=utf-8", "public, max-age=3600", sitemap))
+	e.Match(getHead, "/robots.txt", serve("text/plain; charset=utf-8", "public, max-age=3600", robots))
+	e.Match(getHead, RSSPath, serve("application/rss+xml; charset=utf-8", feeds.cacheControl, feeds.rss))
+	e.Match(getHead, AtomPath, serve("application/atom+xml; charset=utf-8", feeds.cacheControl, feeds.atom))
 	return nil
 }
 
-func buildSitemap(origin string, paths []string) ([]byte, error) {
+// serve answers with body, built at start: an ETag of its bytes lets a
+// reader polling a feed or the sitemap get 304 Not Modified.
+func serve(contentType, cacheControl string, body []byte) echo.HandlerFunc {
+	etag := fmt.Sprintf(`"%x"`, hash(body))
+	start := time.Now()
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Type", contentType)
+		h.Set("Cache-Control", cacheControl)
+		h.Set("ETag", etag)
+		http.ServeContent(c.Response(), c.Request(), "", start, bytes.NewReader(body))
+		return nil
+	}
+}
+
+// Sitemap image extension (Google): the pictures a page shows.
+const imageNS = "http://www.google.com/schemas/sitemap-image/1.1"
+
+func buildSitemap(origin string, pages []Page) ([]byte, error) {
+	type image struct {
+		Loc string `xml:"image:loc"`
+	}
 	type url struct {
-		Loc string `xml:"loc"`
+		Loc     string  `xml:"loc"`
+		LastMod string  `xml:"lastmod"`
+		Images  []image `xml:"image:image"`
 	}
 	doc := struct {
 		XMLName xml.Name `xml:"urlset"`
 		NS      string   `xml:"xmlns,attr"`
+		ImageNS string   `xml:"xmlns:image,attr"`
 		URLs    []url    `xml:"url"`
-	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
-	for _, p := range paths {
-		doc.URLs = append(doc.URLs, url{Loc: origin + p})
+	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", ImageNS: imageNS}
+	for _, p := range pages {
+		u := url{Loc: origin + p.Path, LastMod: p.LastMod}
+		for _, src := range p.Images {
+			u.Images = append(u.Images, image{Loc: origin + src})
+		}
+		doc.URLs = append(doc.URLs, u)
 	}
 	var b bytes.Buffer
 	b.WriteString(xml.Header)

@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/seo"
 )
 
@@ -23,22 +25,34 @@ func get(t *testing.T, e *echo.Echo, path string) *httptest.ResponseRecorder {
 	return rec
 }
 
-// The sitemap lists the public pages with absolute URLs on PUBLIC_URL and
-// leaves out parameterised, visitor-specific and template demo routes.
-func TestSitemap(t *testing.T) {
+func newEcho(t *testing.T, publicURL string) *echo.Echo {
+	t.Helper()
 	e := echo.New()
-	if err := seo.Register(e, "https://omnibus.example/"); err != nil {
+	if err := seo.Register(e, publicURL); err != nil {
 		t.Fatal(err)
 	}
-	rec := get(t, e, "/sitemap.xml")
+	return e
+}
+
+type sitemapDoc struct {
+	URLs []struct {
+		Loc     string `xml:"loc"`
+		LastMod string `xml:"lastmod"`
+		Images  []struct {
+			Loc string `xml:"loc"`
+		} `xml:"http://www.google.com/schemas/sitemap-image/1.1 image"`
+	} `xml:"url"`
+}
+
+// The sitemap lists the public pages with absolute URLs on PUBLIC_URL and
+// leaves out parameterised, visitor-specific, transactional and template
+// demo routes.
+func TestSitemap(t *testing.T) {
+	rec := get(t, newEcho(t, "https://omnibus.example/"), "/sitemap.xml")
 	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/xml") {
 		t.Fatalf("Content-Type %q", ct)
 	}
-	var doc struct {
-		URLs []struct {
-			Loc string `xml:"loc"`
-		} `xml:"url"`
-	}
+	var doc sitemapDoc
 	if err := xml.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +66,7 @@ func TestSitemap(t *testing.T) {
 		}
 	}
 	for _, loc := range locs {
-		for _, bad := range []string{":slug", "/login", "/register", "/sso-redirect", "/blocks", "/blog/posts-", "/blog/post"} {
+		for _, bad := range []string{":slug", "/login", "/register", "/sso-redirect", "/blocks", "/blog/posts-", "/blog/post", "/petpawlor-order-complete"} {
 			if strings.Contains(loc, bad) {
 				t.Errorf("sitemap has %s", loc)
 			}
@@ -60,16 +74,152 @@ func TestSitemap(t *testing.T) {
 	}
 }
 
-// robots.txt keeps crawlers out of the API and points at the sitemap.
-func TestRobots(t *testing.T) {
-	e := echo.New()
-	if err := seo.Register(e, "https://omnibus.example"); err != nil {
+// Every URL says when its content last changed: a W3C date, not in the
+// future; an article's is its front-matter date; the home page lists its
+// hero picture.
+func TestSitemapLastmodAndImages(t *testing.T) {
+	var doc sitemapDoc
+	if err := xml.Unmarshal(get(t, newEcho(t, "https://omnibus.example"), "/sitemap.xml").Body.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	body := get(t, e, "/robots.txt").Body.String()
+	_, blog, err := content.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	articleDate := map[string]string{}
+	for _, a := range blog.List() {
+		articleDate["https://omnibus.example/blog/article/"+a.Slug] = a.Date
+	}
+	tomorrow := time.Now().Add(24 * time.Hour)
+	for _, u := range doc.URLs {
+		day, err := time.Parse(time.DateOnly, u.LastMod)
+		if err != nil {
+			t.Errorf("%s: lastmod %q is not a W3C date", u.Loc, u.LastMod)
+			continue
+		}
+		if day.After(tomorrow) {
+			t.Errorf("%s: lastmod %s is in the future", u.Loc, u.LastMod)
+		}
+		if want, ok := articleDate[u.Loc]; ok && u.LastMod != want {
+			t.Errorf("%s: lastmod %s, front matter says %s", u.Loc, u.LastMod, want)
+		}
+		if u.Loc == "https://omnibus.example/" {
+			if len(u.Images) != 1 || !strings.HasPrefix(u.Images[0].Loc, "https://omnibus.example/images/") {
+				t.Errorf("/ images: %+v", u.Images)
+			}
+		}
+	}
+	if len(articleDate) == 0 {
+		t.Fatal("no blog articles")
+	}
+}
+
+// Every page of the sitemap has a lastmod even when the build has not
+// refreshed content-dates.json for a new content file: Pages fails loudly.
+func TestPagesHaveDates(t *testing.T) {
+	pages, err := seo.Pages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := seo.SitemapPaths()
+	if len(pages) <= len(paths) {
+		t.Fatalf("%d pages for %d route paths: the articles are missing", len(pages), len(paths))
+	}
+}
+
+// robots.txt keeps crawlers out of the API and points at the sitemap.
+func TestRobots(t *testing.T) {
+	body := get(t, newEcho(t, "https://omnibus.example"), "/robots.txt").Body.String()
 	for _, want := range []string{"User-agent: *", "Disallow: /api/", "Sitemap: https://omnibus.example/sitemap.xml"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("robots.txt lacks %q:\n%s", want, body)
 		}
+	}
+}
+
+// The blog's RSS 2.0 and Atom feeds carry every article, newest first, with
+// absolute links on PUBLIC_URL, and are cached like the /blog page.
+func TestFeeds(t *testing.T) {
+	e := newEcho(t, "https://omnibus.example/")
+	_, blog, err := content.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := blog.List()
+
+	rec := get(t, e, seo.RSSPath)
+	if ct := rec.Header().Get("Content-Type"); ct != "application/rss+xml; charset=utf-8" {
+		t.Errorf("RSS Content-Type %q", ct)
+	}
+	if cc := rec.Header().Get("Cache-Control"); !strings.Contains(cc, "max-age=300") {
+		t.Errorf("RSS Cache-Control %q", cc)
+	}
+	var rss struct {
+		Version string `xml:"version,attr"`
+		Channel struct {
+			Title string `xml:"title"`
+			Link  string `xml:"link"`
+			Items []struct {
+				Title   string `xml:"title"`
+				Link    string `xml:"link"`
+				PubDate string `xml:"pubDate"`
+			} `xml:"item"`
+		} `xml:"channel"`
+	}
+	if err := xml.Unmarshal(rec.Body.Bytes(), &rss); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(rec.Body.String(), "managingEditor") {
+		t.Error("RSS names a managingEditor, which must be an e-mail address the site has none of")
+	}
+	if rss.Version != "2.0" || rss.Channel.Link != "https://omnibus.example/blog" || len(rss.Channel.Items) != len(want) {
+		t.Fatalf("RSS: version %q link %q, %d items for %d articles", rss.Version, rss.Channel.Link, len(rss.Channel.Items), len(want))
+	}
+	for i, a := range want {
+		it := rss.Channel.Items[i]
+		if it.Title != a.Title || it.Link != "https://omnibus.example/blog/article/"+a.Slug {
+			t.Errorf("RSS item %d: %q %q, want %q", i, it.Title, it.Link, a.Title)
+		}
+		if _, err := time.Parse(time.RFC1123Z, it.PubDate); err != nil {
+			t.Errorf("RSS item %d pubDate %q: %v", i, it.PubDate, err)
+		}
+	}
+
+	rec = get(t, e, seo.AtomPath)
+	if ct := rec.Header().Get("Content-Type"); ct != "application/atom+xml; charset=utf-8" {
+		t.Errorf("Atom Content-Type %q", ct)
+	}
+	var atom struct {
+		XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+		Entries []struct {
+			Title string `xml:"title"`
+			Link  struct {
+				Href string `xml:"href,attr"`
+			} `xml:"link"`
+			Updated string `xml:"updated"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(rec.Body.Bytes(), &atom); err != nil {
+		t.Fatal(err)
+	}
+	if len(atom.Entries) != len(want) {
+		t.Fatalf("Atom: %d entries for %d articles", len(atom.Entries), len(want))
+	}
+	for i, a := range want {
+		if atom.Entries[i].Link.Href != "https://omnibus.example/blog/article/"+a.Slug {
+			t.Errorf("Atom entry %d link %q", i, atom.Entries[i].Link.Href)
+		}
+		if _, err := time.Parse(time.RFC3339, atom.Entries[i].Updated); err != nil {
+			t.Errorf("Atom entry %d updated %q", i, atom.Entries[i].Updated)
+		}
+	}
+
+	// A reader polling with the ETag it has gets 304.
+	req := httptest.NewRequest(http.MethodGet, seo.RSSPath, nil)
+	req.Header.Set("If-None-Match", get(t, e, seo.RSSPath).Header().Get("ETag"))
+	rec = httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusNotModified {
+		t.Errorf("conditional GET: %d, want 304", rec.Code)
 	}
 }

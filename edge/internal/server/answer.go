@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -33,9 +34,10 @@ type answerWriter struct {
 	d     time.Duration
 	moved time.Time // when the deadline was last set to moved + d
 
-	policy *security.Policy
-	r      *http.Request
-	headed bool // the security headers are in
+	policy   *security.Policy
+	r        *http.Request
+	headed   bool         // the security headers are in
+	draining *atomic.Bool // the server's: the head says Connection: close
 
 	conn  *conn // the connection, to send a whole answer in one system call
 	wrote bool  // the body has been written to
@@ -50,7 +52,7 @@ func (s *Server) wrapAnswer(c echo.Context, policy *security.Policy, start time.
 	res.Writer = &answerWriter{
 		ResponseWriter: res.Writer, rc: *http.NewResponseController(res.Writer),
 		d: s.limits.WriteTimeout, moved: start, policy: policy, r: c.Request(),
-		conn: connOf(c.Request().Context()),
+		conn: connOf(c.Request().Context()), draining: &s.draining,
 	}
 }
 
@@ -74,8 +76,16 @@ func (w *answerWriter) head(status int) {
 	if !w.headed && status >= 200 {
 		w.headed = true
 		w.policy.Headers(w.ResponseWriter.Header(), w.r)
+		if w.draining.Load() {
+			// net/http closes the connection once this answer is sent.
+			w.ResponseWriter.Header()["Connection"] = connectionClose
+		}
 	}
 }
+
+// connectionClose is the Connection header of every answer while the server
+// drains (Server.Drain).
+var connectionClose = []string{"close"}
 
 func (w *answerWriter) WriteHeader(status int) {
 	w.head(status)

@@ -3,42 +3,205 @@ package server
 import (
 	"context"
 	"net"
+	"net/http"
+	"net/netip"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
-// listener accepts at most max connections at a time (more wait in the
-// kernel's accept queue: MAX_CONNECTIONS) and wraps each in conn.
+// listener accepts at most max connections at a time (MAX_CONNECTIONS) and
+// wraps each in conn. Two rules keep one client from taking every slot:
+//
+//   - a direct peer holds at most perClient connections at once
+//     (MAX_CONNECTIONS_PER_CLIENT); the next is closed as soon as it is
+//     accepted, as HAProxy's per-source connection limit rejects it. Trusted
+//     proxies (TRUSTED_PROXIES, 127.0.0.1, ::1) are exempt: behind one every
+//     visitor shares its address.
+//   - when every slot is taken, connections that hold a slot without a
+//     request in progress are given up, oldest first, to admit the new one:
+//     kept-alive connections between requests, and connections that have not
+//     sent a whole request head for newGrace (nginx reuses its "reusable"
+//     connections the same way when worker_connections run out). Any such
+//     connection idle for more than pressureIdle goes in the same sweep: a
+//     shorter idle timeout, under pressure only.
+//
+// Slow readers are cut at the write deadline (answerWriter), slow senders at
+// the read deadlines; more connections than the slots wait in the kernel's
+// accept queue.
 type listener struct {
 	net.Listener
 	places chan struct{} // one per open connection
 	closed chan struct{}
 	once   sync.Once
+
+	perClient int
+	exempt    func(netip.Addr) bool
+	start     time.Time // conn.since counts from here (monotonic)
+
+	mu      sync.Mutex
+	conns   map[*conn]struct{}
+	clients map[netip.Addr]int // open connections of capped peers
 }
 
-func newListener(ln net.Listener, max int) *listener {
-	return &listener{Listener: ln, places: make(chan struct{}, max), closed: make(chan struct{})}
+// Under pressure (every slot taken).
+const (
+	// newGrace is how long a connection may take to send its first request
+	// head before it counts as idle.
+	newGrace = time.Second
+	// pressureIdle: idle connections older than this all go.
+	pressureIdle = 5 * time.Second
+	// maxSweep bounds the connections one sweep closes.
+	maxSweep = 64
+	// sweepEvery: while every slot holds a request in progress, look again.
+	sweepEvery = 50 * time.Millisecond
+)
+
+func newListener(ln net.Listener, max, perClient int, exempt func(netip.Addr) bool) *listener {
+	if exempt == nil {
+		exempt = func(netip.Addr) bool { return false }
+	}
+	return &listener{
+		Listener: ln, places: make(chan struct{}, max), closed: make(chan struct{}),
+		perClient: perClient, exempt: exempt, start: time.Now(),
+		conns: map[*conn]struct{}{}, clients: map[netip.Addr]int{},
+	}
 }
 
 func (l *listener) Accept() (net.Conn, error) {
+	for {
+		if err := l.place(); err != nil {
+			return nil, err
+		}
+		c, err := l.Listener.Accept()
+		if err != nil {
+			<-l.places
+			return nil, err
+		}
+		tcp, _ := c.(*net.TCPConn)
+		cc := &conn{Conn: c, tcp: tcp, l: l}
+		cc.since.Store(l.now())
+		if !l.admit(cc) {
+			c.Close()
+			<-l.places
+			continue
+		}
+		return cc, nil
+	}
+}
+
+// now is the monotonic time since the listener started, in nanoseconds.
+func (l *listener) now() int64 { return int64(time.Since(l.start)) }
+
+// place waits for a free slot, giving up idle connections while none is.
+func (l *listener) place() error {
 	select {
 	case l.places <- struct{}{}:
+		return nil
 	case <-l.closed:
-		return nil, net.ErrClosed
+		return net.ErrClosed
+	default:
 	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.places
-		return nil, err
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		select {
+		case l.places <- struct{}{}:
+			return nil
+		case <-l.closed:
+			return net.ErrClosed
+		case <-t.C:
+			l.sweep()
+			t.Reset(sweepEvery)
+		}
 	}
-	tcp, _ := c.(*net.TCPConn)
-	return &conn{Conn: c, tcp: tcp, places: l.places}, nil
+}
+
+// admit counts c against its peer's cap; false when the peer is at it.
+func (l *listener) admit(c *conn) bool {
+	var peer netip.Addr
+	if l.perClient > 0 {
+		if ap, err := netip.ParseAddrPort(c.RemoteAddr().String()); err == nil && !l.exempt(ap.Addr().Unmap()) {
+			peer = ap.Addr().Unmap()
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if peer.IsValid() {
+		if l.clients[peer] >= l.perClient {
+			return false
+		}
+		l.clients[peer]++
+		c.peer = peer
+	}
+	l.conns[c] = struct{}{}
+	return true
+}
+
+// forget undoes admit when c closes.
+func (l *listener) forget(c *conn) {
+	l.mu.Lock()
+	delete(l.conns, c)
+	if c.peer.IsValid() {
+		if n := l.clients[c.peer] - 1; n > 0 {
+			l.clients[c.peer] = n
+		} else {
+			delete(l.clients, c.peer)
+		}
+	}
+	l.mu.Unlock()
+}
+
+// sweep closes the oldest idle connection, and every one idle for more than
+// pressureIdle (up to maxSweep), to make room.
+func (l *listener) sweep() {
+	now := l.now()
+	var oldest *conn
+	var oldestSince int64
+	var stale []*conn
+	l.mu.Lock()
+	for c := range l.conns {
+		since := c.since.Load()
+		switch http.ConnState(c.state.Load()) {
+		case http.StateIdle:
+		case http.StateNew:
+			if now-since < int64(newGrace) {
+				continue
+			}
+		default:
+			continue
+		}
+		if now-since > int64(pressureIdle) && len(stale) < maxSweep {
+			stale = append(stale, c)
+		} else if oldest == nil || since < oldestSince {
+			oldest, oldestSince = c, since
+		}
+	}
+	l.mu.Unlock()
+	if oldest != nil && len(stale) == 0 {
+		stale = append(stale, oldest)
+	}
+	for _, c := range stale {
+		c.Close()
+	}
 }
 
 func (l *listener) Close() error {
 	err := l.Listener.Close()
 	l.once.Do(func() { close(l.closed) })
 	return err
+}
+
+// connState is http.Server's ConnState hook: it keeps each connection's
+// state, and when it went idle, for sweep. Two atomic stores per request
+// and one monotonic clock read.
+func connState(c net.Conn, st http.ConnState) {
+	if cc, ok := c.(*conn); ok {
+		if st == http.StateIdle {
+			cc.since.Store(cc.l.now())
+		}
+		cc.state.Store(int32(st))
+	}
 }
 
 // conn is an accepted connection. Besides giving its place back when
@@ -51,9 +214,12 @@ func (l *listener) Close() error {
 // the CPU from the edge before its next write (decision 0015, fifth round).
 type conn struct {
 	net.Conn
-	tcp    *net.TCPConn  // the same socket, for writev; nil when not TCP
-	places chan struct{} // the listener's: one is given back on Close
+	tcp    *net.TCPConn // the same socket, for writev; nil when not TCP
+	l      *listener    // gets the connection's place back on Close
 	closed atomic.Bool
+	peer   netip.Addr   // counted against its cap; zero when exempt
+	state  atomic.Int32 // http.ConnState (connState)
+	since  atomic.Int64 // l.now() when accepted or last idle
 
 	// While held: the writes, in order, as slices of body where they are
 	// part of it, else copied into copies.
@@ -90,7 +256,8 @@ func connOf(ctx context.Context) *conn {
 func (c *conn) Close() error {
 	err := c.Conn.Close()
 	if c.closed.CompareAndSwap(false, true) {
-		<-c.places
+		c.l.forget(c)
+		<-c.l.places
 	}
 	return err
 }

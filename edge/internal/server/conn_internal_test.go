@@ -17,7 +17,7 @@ func pair(t *testing.T) (*conn, net.Conn, *listener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := newListener(ln, 1)
+	l := newListener(ln, 1, 0, nil)
 	peer, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)

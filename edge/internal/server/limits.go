@@ -19,14 +19,19 @@ type Limits struct {
 	MaxHeaderBytes int
 	// MaxConns caps open connections (MAX_CONNECTIONS, default 4096).
 	MaxConns int
+	// MaxConnsPerClient caps one direct peer's open connections
+	// (MAX_CONNECTIONS_PER_CLIENT, default 128), and never more than half of
+	// MaxConns. Trusted proxies are exempt (see listener).
+	MaxConnsPerClient int
 }
 
 // Defaults of Limits.
 const (
-	DefaultReadTimeout    = 30 * time.Second
-	DefaultWriteTimeout   = 30 * time.Second
-	DefaultMaxHeaderBytes = 16 << 10
-	DefaultMaxConns       = 4096
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 30 * time.Second
+	DefaultMaxHeaderBytes    = 16 << 10
+	DefaultMaxConns          = 4096
+	DefaultMaxConnsPerClient = 128
 )
 
 func (l Limits) withDefaults() Limits {
@@ -42,5 +47,9 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxConns <= 0 {
 		l.MaxConns = DefaultMaxConns
 	}
+	if l.MaxConnsPerClient <= 0 {
+		l.MaxConnsPerClient = DefaultMaxConnsPerClient
+	}
+	l.MaxConnsPerClient = max(1, min(l.MaxConnsPerClient, l.MaxConns/2))
 	return l
 }

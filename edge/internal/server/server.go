@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync/atomic"
 	"time"
 
@@ -58,8 +59,13 @@ type Options struct {
 	Pages http.Handler
 	// Assets serves the client build; nil serves no static files.
 	Assets *assets.Handler
-	// Checks are run by /readyz, by name ("database", "renderer").
+	// Checks are run by /readyz, by name ("renderer"): one failing makes it
+	// 503, and the instance leaves the load balancer.
 	Checks map[string]Check
+	// Reports are run by /readyz too and named in its body, but do not make
+	// it fail ("database": cached pages, static files and the renderer's
+	// pages that need no data still answer while it is down).
+	Reports map[string]Check
 	// APIBodyLimit caps /api request bodies (default DefaultAPIBodyLimit).
 	APIBodyLimit int64
 	// Logger for the access log and errors (default slog.Default()).
@@ -86,12 +92,19 @@ type Server struct {
 	// API is the /api/v1 group: feature packages call Register(srv.API).
 	API *echo.Group
 
-	pages  atomic.Pointer[http.Handler]
-	assets *assets.Handler
-	checks map[string]Check
-	log    *slog.Logger
-	http   *http.Server
-	limits Limits
+	pages   atomic.Pointer[http.Handler]
+	assets  *assets.Handler
+	checks  map[string]Check
+	reports map[string]Check
+	log     *slog.Logger
+	http    *http.Server
+	limits  Limits
+	exempt  func(netip.Addr) bool // peers not capped per client (exemptPeer)
+
+	// draining is set by Drain: /readyz answers 503 and every answer closes
+	// its connection. inflight counts the requests being answered.
+	draining atomic.Bool
+	inflight atomic.Int64
 
 	// middleware is every global middleware, in order, and chain is it
 	// composed around the route's handler (see Use).
@@ -123,7 +136,7 @@ func New(opts Options) *Server {
 	e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
 	e.HTTPErrorHandler = errorHandler(opts.Logger)
 
-	s := &Server{Echo: e, assets: opts.Assets, checks: opts.Checks, log: opts.Logger, limits: opts.Limits.withDefaults()}
+	s := &Server{Echo: e, assets: opts.Assets, checks: opts.Checks, reports: opts.Reports, log: opts.Logger, limits: opts.Limits.withDefaults()}
 	s.http = &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -133,7 +146,9 @@ func New(opts Options) *Server {
 		MaxHeaderBytes:    s.limits.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 		ConnContext:       connContext,
+		ConnState:         connState,
 	}
+	s.exempt = exemptPeer(opts.TrustedProxies)
 	s.SetPages(opts.Pages)
 
 	e.Use(func(echo.HandlerFunc) echo.HandlerFunc { return s.chain })
@@ -213,32 +228,45 @@ func (s *Server) pageOrFile(c echo.Context) error {
 	return nil
 }
 
-// readyz answers 200 when every check passes, else 503 naming the failures.
+// readyz answers 200 when every check passes, else 503 naming the failures;
+// the reports (the database) are named in the body whatever they say. While
+// draining it answers 503 at once.
 func (s *Server) readyz(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if s.draining.Load() {
+		return c.JSON(http.StatusServiceUnavailable, map[string]any{
+			"status": "draining", "errorDetail": "Not ready: shutting down",
+		})
+	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
 	defer cancel()
 	type result struct {
-		name string
-		err  error
+		name     string
+		err      error
+		required bool
 	}
-	results := make(chan result, len(s.checks))
+	results := make(chan result, len(s.checks)+len(s.reports))
 	for name, check := range s.checks {
-		go func() { results <- result{name, check(ctx)} }()
+		go func() { results <- result{name, check(ctx), true} }()
+	}
+	for name, check := range s.reports {
+		go func() { results <- result{name, check(ctx), false} }()
 	}
 	checks := map[string]string{}
 	failed := []string{}
-	for range s.checks {
+	for range len(s.checks) + len(s.reports) {
 		r := <-results
 		if r.err != nil {
 			// The error names hosts, users and databases: the log only.
 			s.log.Warn("readyz: dependency down", "check", r.name, "err", r.err, "request_id", request.ID(c.Request()))
 			checks[r.name] = "unavailable"
-			failed = append(failed, r.name)
+			if r.required {
+				failed = append(failed, r.name)
+			}
 		} else {
 			checks[r.name] = "ok"
 		}
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
 	if len(failed) > 0 {
 		return c.JSON(http.StatusServiceUnavailable, map[string]any{
 			"status":      "unavailable",
@@ -249,15 +277,59 @@ func (s *Server) readyz(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "checks": checks})
 }
 
+// Drain starts a graceful shutdown's first phase: /readyz answers 503 (the
+// load balancer takes the instance out), and every answer from now on
+// carries Connection: close, so keep-alive connections end after their
+// current request instead of being cut when Shutdown closes them. Requests
+// are still served in full meanwhile, new connections included.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// Draining reports whether Drain was called.
+func (s *Server) Draining() bool { return s.draining.Load() }
+
+// Idle waits until no request is being answered or ctx ends. Called after
+// the drain period, before Shutdown closes the listener: a page being
+// rendered may still call this edge back (the renderer's loaders).
+func (s *Server) Idle(ctx context.Context) error {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for s.inflight.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
 // Serve answers requests on ln until Shutdown, at most Limits.MaxConns
 // connections at a time (listener). It returns nil after a graceful
 // shutdown.
 func (s *Server) Serve(ln net.Listener) error {
-	err := s.http.Serve(newListener(ln, s.limits.MaxConns))
+	err := s.http.Serve(newListener(ln, s.limits.MaxConns, s.limits.MaxConnsPerClient, s.exempt))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return err
+}
+
+// exemptPeer: the peers whose connections are not capped per client, the
+// trusted proxies (every visitor behind one shares its address) and this
+// host's own loopback address.
+func exemptPeer(trusted request.Proxies) func(netip.Addr) bool {
+	v4, v6 := netip.MustParseAddr("127.0.0.1"), netip.IPv6Loopback()
+	return func(a netip.Addr) bool {
+		if a == v4 || a == v6 {
+			return true
+		}
+		for _, p := range trusted {
+			if p.Contains(a) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // Shutdown stops accepting connections and waits for in-flight requests,
@@ -279,6 +351,8 @@ func (s *Server) perRequest(trusted request.Proxies, policy *security.Policy, lo
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			start := time.Now()
+			s.inflight.Add(1)
+			defer s.inflight.Add(-1)
 			setRequestContext(c, trusted)
 			s.wrapAnswer(c, policy, start)
 			if err := next(c); err != nil {

@@ -40,15 +40,38 @@ func (schemaMigration) TableName() string { return "schema_migrations" }
 // first applies everything, the others find it recorded. On PostgreSQL the
 // lock is a session advisory lock (one per schema) held by the connection
 // that migrates; on SQLite, an exclusive flock on a file beside the database.
-func (db *DB) migrate() error {
+func (db *DB) migrate(o options) error {
 	return db.Connection(func(conn *gorm.DB) error {
 		unlock, err := db.lockMigrations(conn)
 		if err != nil {
 			return fmt.Errorf("storage: migration lock: %w", err)
 		}
 		defer unlock()
-		return migrateOn(conn)
+		db.Schema, err = migrateOn(conn, o.allowNewer)
+		return err
 	})
+}
+
+// Schema is the database's migration state, as Open found and left it.
+type Schema struct {
+	Version int    // the newest migration applied
+	Name    string // its name
+	Known   int    // this binary's newest migration
+	// Applied are the migrations this Open applied, oldest first (none
+	// when the schema was current).
+	Applied []Migration
+}
+
+// Newer reports a schema migrated past this binary's newest migration (by
+// a newer edge).
+func (s Schema) Newer() bool { return s.Version > s.Known }
+
+// NewerSchemaError refuses a database migrated by a newer edge.
+type NewerSchemaError struct{ Schema Schema }
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("storage: the database is migrated to %04d %s, past this edge's newest migration (%04d): a newer edge migrated it. "+
+		"Run that version or a newer one; this edge changed nothing", e.Schema.Version, e.Schema.Name, e.Schema.Known)
 }
 
 // migrationLockKey names the advisory lock: one per schema, so databases
@@ -75,16 +98,35 @@ func (db *DB) lockMigrations(conn *gorm.DB) (unlock func(), err error) {
 	return func() { f.Close() }, nil // closing the file releases the lock
 }
 
-func migrateOn(db *gorm.DB) error {
+// migrateOn applies the pending migrations (refusing, before any change, a
+// schema newer than this binary's unless allowNewer) and reports the state.
+func migrateOn(db *gorm.DB, allowNewer bool) (Schema, error) {
+	var s Schema
 	if err := db.AutoMigrate(&schemaMigration{}); err != nil {
-		return fmt.Errorf("storage: schema_migrations: %w", err)
+		return s, fmt.Errorf("storage: schema_migrations: %w", err)
 	}
 	ms := append([]Migration(nil), migrations...)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Version < ms[j].Version })
+	if len(ms) > 0 {
+		s.Known = ms[len(ms)-1].Version
+	}
+	newest := func() error {
+		var last schemaMigration
+		err := db.Session(&gorm.Session{NewDB: true}).Order("version DESC").Limit(1).Find(&last).Error
+		s.Version, s.Name = last.Version, last.Name
+		return err
+	}
+	if err := newest(); err != nil {
+		return s, fmt.Errorf("storage: schema_migrations: %w", err)
+	}
+	if s.Newer() && !allowNewer {
+		return s, &NewerSchemaError{s}
+	}
 	for i, m := range ms {
 		if i > 0 && ms[i-1].Version == m.Version {
-			return fmt.Errorf("storage: two migrations with version %d", m.Version)
+			return s, fmt.Errorf("storage: two migrations with version %d", m.Version)
 		}
+		applied := false
 		err := db.Transaction(func(tx *gorm.DB) error {
 			var n int64
 			if err := tx.Model(&schemaMigration{}).Where("version = ?", m.Version).Count(&n).Error; err != nil {
@@ -96,11 +138,18 @@ func migrateOn(db *gorm.DB) error {
 			if err := m.Up(tx); err != nil {
 				return err
 			}
+			applied = true
 			return tx.Create(&schemaMigration{Version: m.Version, Name: m.Name, AppliedAt: time.Now().UTC()}).Error
 		})
 		if err != nil {
-			return fmt.Errorf("storage: migration %d %s: %w", m.Version, m.Name, err)
+			return s, fmt.Errorf("storage: migration %d %s: %w", m.Version, m.Name, err)
+		}
+		if applied {
+			s.Applied = append(s.Applied, m)
 		}
 	}
-	return nil
+	if err := newest(); err != nil {
+		return s, fmt.Errorf("storage: schema_migrations: %w", err)
+	}
+	return s, nil
 }

@@ -23,22 +23,44 @@ type DB struct {
 	Postgres bool
 	// DSN is the connection string it was opened with.
 	DSN string
+	// Schema is what migrating at open found and did.
+	Schema Schema
+}
+
+// Option tunes Open, OpenSQLite and OpenPostgres.
+type Option func(*options)
+
+type options struct{ allowNewer bool }
+
+// AllowNewerSchema(true) lets a database migrated past this binary's newest
+// migration be used (development: a branch switched back; test tools on a
+// shared server). Without it, such a database is refused with
+// *NewerSchemaError before anything in it is changed: an older edge must not
+// serve, or migrate, a schema it does not know.
+func AllowNewerSchema(allow bool) Option { return func(o *options) { o.allowNewer = allow } }
+
+func optionsOf(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
 }
 
 // Open connects to PostgreSQL when databaseURL is set, otherwise to the
 // SQLite file omnibus.db under dataDir (created if missing), then migrates.
-func Open(databaseURL, dataDir string) (*DB, error) {
+func Open(databaseURL, dataDir string, opts ...Option) (*DB, error) {
 	if databaseURL != "" {
-		return OpenPostgres(databaseURL)
+		return OpenPostgres(databaseURL, opts...)
 	}
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("storage: data dir: %w", err)
 	}
-	return OpenSQLite(filepath.Join(dataDir, "omnibus.db"))
+	return OpenSQLite(filepath.Join(dataDir, "omnibus.db"), opts...)
 }
 
 // OpenSQLite opens (or creates) a SQLite file and migrates it.
-func OpenSQLite(path string) (*DB, error) {
+func OpenSQLite(path string, opts ...Option) (*DB, error) {
 	// WAL lets readers run beside the writer; busy_timeout waits for a lock
 	// instead of failing at once; foreign keys are off by default in SQLite.
 	// _txlock=immediate: every transaction takes the write lock when it
@@ -50,17 +72,26 @@ func OpenSQLite(path string) (*DB, error) {
 		return nil, fmt.Errorf("storage: open sqlite: %w", err)
 	}
 	db := &DB{DB: g, DSN: dsn}
-	return db, db.migrate()
+	return db.migrated(optionsOf(opts))
 }
 
 // OpenPostgres connects to PostgreSQL and migrates it.
-func OpenPostgres(url string) (*DB, error) {
+func OpenPostgres(url string, opts ...Option) (*DB, error) {
 	g, err := gorm.Open(postgres.Open(url), gormConfig())
 	if err != nil {
 		return nil, fmt.Errorf("storage: open postgres: %w", err)
 	}
 	db := &DB{DB: g, Postgres: true, DSN: url}
-	return db, db.migrate()
+	return db.migrated(optionsOf(opts))
+}
+
+// migrated migrates db, or closes it and returns the error.
+func (db *DB) migrated(o options) (*DB, error) {
+	if err := db.migrate(o); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 // Ping reports whether the database answers (used by /readyz).

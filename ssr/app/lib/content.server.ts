@@ -93,6 +93,8 @@ export interface ContentLink {
 }
 
 export interface ContentPlan {
+  /** The plan's id in plans.json: its card's anchor is #plan-<id>. */
+  id?: string;
   name: string;
   price: string;
   period: string;
@@ -113,7 +115,10 @@ export interface ContentSection {
   plans?: ContentPlan[];
   /** "plans": the section shows the plans of shared/content/plans.json. */
   catalogue?: "plans";
-  faqs?: Array<{ question: string; answer: string }>;
+  /** Questions and answers; id is the item's anchor (/old-pricing#faq-gst). */
+  faqs?: Array<{ id?: string; question: string; answer: string }>;
+  /** "<page id>#<section id>": this section is that page's section, shown here too (resolved by contentPage). */
+  from?: string;
 }
 
 /** A generic content page of pages.json (see its $comment). */
@@ -132,8 +137,17 @@ export interface ContentPage {
 export function contentPage(id: string): ContentPage | undefined {
   const page = (pagesContent.pages as Record<string, ContentPage>)[id];
   if (!page) return undefined;
-  const sections = page.sections?.map((section) => (section.catalogue === "plans" ? { ...section, plans: cataloguePlans() } : section));
+  const sections = page.sections?.map(borrowed).map((section) => (section.catalogue === "plans" ? { ...section, plans: cataloguePlans() } : section));
   return withSiteSettings({ ...page, ...(sections && { sections }) });
+}
+
+/** A section that names another page's section ({"from": "help#partner-faq"}) is that section; an unknown one is an error. */
+function borrowed(section: ContentSection): ContentSection {
+  if (!section.from) return section;
+  const [pageId, sectionId] = section.from.split("#");
+  const source = (pagesContent.pages as Record<string, ContentPage>)[pageId]?.sections?.find((s) => s.id === sectionId);
+  if (!source || source.from) throw new Error(`pages.json: section from "${section.from}" names no section`);
+  return source;
 }
 
 export const contentLabels = pagesContent.labels;

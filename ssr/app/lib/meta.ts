@@ -1,11 +1,11 @@
 // <head> tags of a page, from its route-table entry: title, description,
-// canonical link and the Open Graph / Twitter card tags.
+// canonical link and the Open Graph / Twitter card's words. The tags only the
+// first HTML needs (og:type, the preview image, article dates, JSON-LD) are
+// the server's: lib/seo.server.tsx, so the browser's build carries none of it.
 import type { MetaDescriptor } from "react-router";
 import { notFound } from "../../../shared/route-table";
 import { DEFAULT_PUBLIC_URL } from "./constants";
 import { pageEntry } from "./route-entry";
-
-export const SOCIAL_IMAGE = { path: "/og-image.jpg", width: 1200, height: 630, alt: "Omnibus — sell everywhere from one platform" };
 
 export interface PageMetaInput {
   title: string;
@@ -19,24 +19,17 @@ export interface PageMetaInput {
 
 export function pageMeta({ title, description, publicUrl, pathname, noindex = false }: PageMetaInput): MetaDescriptor[] {
   const url = publicUrl + pathname;
-  const image = publicUrl + SOCIAL_IMAGE.path;
   return [
     { title },
     { name: "description", content: description },
     noindex ? { name: "robots", content: "noindex" } : { tagName: "link", rel: "canonical", href: url },
-    { property: "og:type", content: "website" },
     { property: "og:site_name", content: "Omnibus" },
     { property: "og:title", content: title },
     { property: "og:description", content: description },
     { property: "og:url", content: url },
-    { property: "og:image", content: image },
-    { property: "og:image:width", content: String(SOCIAL_IMAGE.width) },
-    { property: "og:image:height", content: String(SOCIAL_IMAGE.height) },
-    { property: "og:image:alt", content: SOCIAL_IMAGE.alt },
     { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
-    { name: "twitter:image", content: image },
   ];
 }
 
@@ -69,6 +62,6 @@ export function routeMeta({ location, matches }: MetaArgsLike): MetaDescriptor[]
     description: entry.description,
     publicUrl: publicUrlFrom(matches),
     pathname: location.pathname,
-    noindex: entry.id === notFound.id || isDemoRoute(entry.module),
+    noindex: entry.noindex || entry.id === notFound.id || isDemoRoute(entry.module),
   });
 }

@@ -71,6 +71,7 @@ export const purchasablePlans = () => plans.filter((plan) => plan.monthlyPaise !
 /** The plans as the pricing page and the catalogue show them (the edge charges the same numbers). */
 export function cataloguePlans() {
   return plans.map((plan) => ({
+    id: plan.id,
     name: plan.name,
     price: priceLabel(plan.monthlyPaise),
     period: plan.period,

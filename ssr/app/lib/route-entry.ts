@@ -23,6 +23,8 @@ export interface PageEntry {
   layout: string;
   /** The form the page takes (shared/routes.json), if any. */
   form?: string;
+  /** A transactional page, never indexed (shared/routes.json's noindex). */
+  noindex?: boolean;
   module: string;
   title: string;
   description: string;
@@ -35,7 +37,7 @@ export function pageEntry(match: { id: string; handle?: unknown } | undefined): 
   const copy = (match?.handle as Partial<RouteHandle> | undefined)?.routeCopy;
   const words = copy?.routes[entry.id];
   if (!copy || !words) throw new Error(`route ${entry.id}: its module exports no handle with its routeCopy (lib/route-entry.ts)`);
-  return { id: entry.id, layout: entry.layout, form: entry.form, module: copy.module, ...words };
+  return { id: entry.id, layout: entry.layout, form: entry.form, noindex: (entry as { noindex?: boolean }).noindex, module: copy.module, ...words };
 }
 
 /** The page entry of the deepest matched route (the page being shown). */

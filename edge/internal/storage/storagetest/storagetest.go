@@ -76,7 +76,9 @@ func Postgres(t testing.TB) *storage.DB {
 func EmptyPostgres(t testing.TB) string {
 	t.Helper()
 	base := PostgresURL()
-	admin, err := storage.OpenPostgres(base)
+	// The shared database's own schema may have been migrated by another
+	// branch's newer edge: this connection only creates and drops schemas.
+	admin, err := storage.OpenPostgres(base, storage.AllowNewerSchema(true))
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("PostgreSQL is required in CI: %v", err)

@@ -4,6 +4,8 @@
 import { useId } from "react";
 
 export interface FaqItem {
+  /** The item's stable anchor (the page's URL with #<id> links to it). */
+  id?: string;
   question: string;
   answer: string;
 }
@@ -13,7 +15,7 @@ export function Accordion({ items, exclusive = false }: { items: FaqItem[]; excl
   return (
     <div className="divide-y divide-gray-200 border-y border-gray-200 dark:divide-white/10 dark:border-white/10">
       {items.map((item) => (
-        <details key={item.question} name={exclusive ? name : undefined} className="group py-2">
+        <details key={item.question} id={item.id} name={exclusive ? name : undefined} className="group py-2">
           <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-md py-3 text-lg font-semibold text-gray-900 focus-visible:outline-2 focus-visible:outline-brand-500 dark:text-white [&::-webkit-details-marker]:hidden">
             {item.question}
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 flex-none transition group-open:rotate-180" fill="currentColor">

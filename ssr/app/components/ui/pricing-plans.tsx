@@ -3,6 +3,8 @@
 import { buttonStyles, SiteLink } from "./site-link";
 
 export interface Plan {
+  /** plans.json's id: the card's stable anchor, #plan-<id>. */
+  id?: string;
   name: string;
   price: string;
   period?: string;
@@ -20,6 +22,7 @@ export function PricingPlans({ plans, headingLevel: Heading = "h3" }: { plans: P
       {plans.map((plan) => (
         <li
           key={plan.name}
+          id={plan.id ? `plan-${plan.id}` : undefined}
           className={`flex flex-col rounded-3xl p-8 ring-1 ${
             plan.highlighted ? "bg-gray-900 text-white ring-gray-900 dark:bg-brand-600/20 dark:ring-brand-400" : "ring-gray-200 dark:ring-gray-800"
           }`}

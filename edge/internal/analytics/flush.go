@@ -1,0 +1,206 @@
+package analytics
+
+import (
+	"context"
+	"sort"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Count is one row of analytics_counts (migration 140): a day's count of
+// one kind and key. Every edge adds into the same rows.
+type Count struct {
+	Day   string // UTC, 2006-01-02
+	Kind  string
+	Dim1  string
+	Dim2  string
+	Count int64
+}
+
+// TableName is migration 140's table.
+func (Count) TableName() string { return "analytics_counts" }
+
+// Kinds of count, and what Dim1 and Dim2 hold.
+const (
+	KindView     = "view"     // route pattern
+	KindCrawl    = "crawl"    // crawler name, route pattern
+	KindClick    = "click"    // short link name, target
+	KindCampaign = "campaign" // utm_campaign, utm_source/utm_medium
+	KindReferrer = "referrer" // referring host, or Direct
+)
+
+// Flush writes the pending counts: one upsert per key adding to what is
+// there (so edges sharing a database add up), in one transaction. Campaigns
+// and referrers new to the day's rows are folded into Other once the day
+// holds Cap of them, whichever edge wrote those. On failure the counts are
+// put back for the next flush.
+func (t *Tracker) Flush(ctx context.Context) error {
+	t.flushMu.Lock()
+	defer t.flushMu.Unlock()
+	day := t.opts.Now().UTC().Format("2006-01-02")
+
+	var rows []Count
+	nRoutes := len(t.views)
+	t.totMu.Lock()
+	for i := range t.views {
+		if n := t.views[i].Swap(0); n > 0 {
+			rows = append(rows, Count{day, KindView, t.routes.patterns[i], "", int64(n)})
+			t.viewTotals[i] += n
+		}
+	}
+	for i := range t.crawls {
+		if n := t.crawls[i].Swap(0); n > 0 {
+			c := i / nRoutes
+			rows = append(rows, Count{day, KindCrawl, t.bots.name(c), t.routes.patterns[i%nRoutes], int64(n)})
+			t.crawlTotals[c] += n
+		}
+	}
+	t.totMu.Unlock()
+	for i := range t.clicks {
+		if n := t.clicks[i].Swap(0); n > 0 {
+			rows = append(rows, Count{day, KindClick, t.links[i].Name, t.links[i].Target, int64(n)})
+		}
+	}
+	direct := t.direct.Swap(0)
+	t.mu.Lock()
+	campaigns, referrers := t.campaigns, t.referrers
+	t.campaigns, t.referrers = map[campaign]uint64{}, map[string]uint64{}
+	if t.day != day { // a new day: its own cap
+		t.day = day
+		t.knownCampaigns, t.knownReferrers = map[campaign]bool{}, map[string]bool{}
+	}
+	t.mu.Unlock()
+	if direct > 0 {
+		referrers[Direct] += direct
+	}
+	for c, n := range campaigns {
+		dim2 := c.Source + "/" + c.Medium
+		if c == (campaign{Campaign: Other}) {
+			dim2 = ""
+		}
+		rows = append(rows, Count{day, KindCampaign, c.Campaign, dim2, int64(n)})
+	}
+	for h, n := range referrers {
+		rows = append(rows, Count{day, KindReferrer, h, "", int64(n)})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	err := t.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := t.capNew(tx, day, rows); err != nil {
+			return err
+		}
+		rows = merge(rows)
+		// The same order on every edge: concurrent upserts of overlapping
+		// keys on PostgreSQL then wait for each other instead of deadlocking.
+		sort.Slice(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
+		return tx.Clauses(clause.OnConflict{
+			Columns:   []clause.Column{{Name: "day"}, {Name: "kind"}, {Name: "dim1"}, {Name: "dim2"}},
+			DoUpdates: clause.Assignments(map[string]any{"count": gorm.Expr("analytics_counts.count + excluded.count")}),
+		}).CreateInBatches(rows, 500).Error
+	})
+	if err != nil {
+		t.putBack(rows)
+	}
+	return err
+}
+
+// capNew folds campaigns and referrers that the day's rows do not hold yet
+// into Other once they hold Cap of that kind (rows is changed in place).
+func (t *Tracker) capNew(tx *gorm.DB, day string, rows []Count) error {
+	for _, kind := range []string{KindCampaign, KindReferrer} {
+		var have []Count
+		if err := tx.Select("dim1", "dim2").Where("day = ? AND kind = ?", day, kind).Find(&have).Error; err != nil {
+			return err
+		}
+		known := make(map[[2]string]bool, len(have))
+		for _, h := range have {
+			known[[2]string{h.Dim1, h.Dim2}] = true
+		}
+		count := len(known)
+		for i := range rows {
+			r := &rows[i]
+			k := [2]string{r.Dim1, r.Dim2}
+			if r.Kind != kind || known[k] || r.Dim1 == Other || r.Dim1 == Direct {
+				continue
+			}
+			if count >= t.opts.Cap {
+				r.Dim1, r.Dim2 = Other, ""
+				continue
+			}
+			known[k] = true
+			count++
+		}
+	}
+	return nil
+}
+
+// merge adds up rows of the same key (capNew may make several Other rows).
+func merge(rows []Count) []Count {
+	type key struct{ day, kind, d1, d2 string }
+	at := map[key]int{}
+	out := rows[:0]
+	for _, r := range rows {
+		k := key{r.Day, r.Kind, r.Dim1, r.Dim2}
+		if i, ok := at[k]; ok {
+			out[i].Count += r.Count
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
+func less(a, b Count) bool {
+	if a.Kind != b.Kind {
+		return a.Kind < b.Kind
+	}
+	if a.Dim1 != b.Dim1 {
+		return a.Dim1 < b.Dim1
+	}
+	return a.Dim2 < b.Dim2
+}
+
+// putBack returns unwritten counts to the pending ones (views and crawls to
+// their maps' Other/route slots are kept simple: by key lookup).
+func (t *Tracker) putBack(rows []Count) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, r := range rows {
+		switch r.Kind {
+		case KindView:
+			if i := t.routes.of(r.Dim1); i >= 0 {
+				t.views[i].Add(uint64(r.Count))
+			}
+		case KindCrawl:
+			if i := t.routes.of(r.Dim2); i >= 0 {
+				for c := range t.bots.count() {
+					if t.bots.name(c) == r.Dim1 {
+						t.crawls[c*len(t.views)+i].Add(uint64(r.Count))
+					}
+				}
+			}
+		case KindClick:
+			if i, ok := t.linkIdx[r.Dim1]; ok {
+				t.clicks[i].Add(uint64(r.Count))
+			}
+		case KindReferrer:
+			t.referrers[r.Dim1] += uint64(r.Count)
+		case KindCampaign:
+			c := campaign{Campaign: r.Dim1}
+			c.Source, c.Medium, _ = cutSlash(r.Dim2)
+			t.campaigns[c] += uint64(r.Count)
+		}
+	}
+}
+
+func cutSlash(s string) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}

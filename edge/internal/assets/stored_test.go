@@ -1,0 +1,244 @@
+package assets_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+
+	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/storage/storagetest"
+)
+
+// hashedName matches a bundle's name with its content hash: name-HASH.ext.
+var hashedName = regexp.MustCompile(`^(.+-[A-Za-z0-9_-]{8})(\.[a-z]+)$`)
+
+// nextBuild copies the client build at dir as the next release would be:
+// every hashed file under assets/ renamed (its hash changed), the references
+// to it rewritten in every file, the .br and .gz siblings compressed anew.
+func nextBuild(t *testing.T, dir string) string {
+	t.Helper()
+	out := t.TempDir()
+	renames := map[string]string{}
+	entries, err := os.ReadDir(filepath.Join(dir, "assets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if m := hashedName.FindStringSubmatch(e.Name()); m != nil {
+			renames[e.Name()] = m[1] + "N" + m[2]
+		}
+	}
+	var pairs []string
+	for from, to := range renames {
+		pairs = append(pairs, from, to)
+	}
+	rewrite := strings.NewReplacer(pairs...)
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		hadBr, hadGz := exists(p+".br"), exists(p+".gz")
+		if to, ok := renames[filepath.Base(rel)]; ok {
+			rel = filepath.Join(filepath.Dir(rel), to)
+		}
+		b = []byte(rewrite.Replace(string(b)))
+		write(t, filepath.Join(out, rel), b)
+		if hadBr {
+			var c bytes.Buffer
+			w := brotli.NewWriterLevel(&c, 5)
+			w.Write(b)
+			w.Close()
+			write(t, filepath.Join(out, rel+".br"), c.Bytes())
+		}
+		if hadGz {
+			var c bytes.Buffer
+			w := gzip.NewWriter(&c)
+			w.Write(b)
+			w.Close()
+			write(t, filepath.Join(out, rel+".gz"), c.Bytes())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(renames) < 10 {
+		t.Fatalf("only %d hashed files in %s", len(renames), dir)
+	}
+	return out
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func write(t *testing.T, p string, b []byte) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pagesOf plays a build's renderer: its page links every file under assets/
+// of that build, as the build's pages together do.
+func pagesOf(t *testing.T, dir string) string {
+	t.Helper()
+	var html strings.Builder
+	html.WriteString("<!doctype html><html><head>")
+	entries, _ := os.ReadDir(filepath.Join(dir, "assets"))
+	for _, e := range entries {
+		if n := e.Name(); !strings.HasSuffix(n, ".br") && !strings.HasSuffix(n, ".gz") {
+			fmt.Fprintf(&html, `<link rel="modulepreload" href="/assets/%s">`, n)
+		}
+	}
+	html.WriteString("</head><body>page</body></html>")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, html.String())
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+var assetLink = regexp.MustCompile(`"(/assets/[^"]+)"`)
+
+// Two edges of two builds on one database, as in a rolling update: every
+// file each build's page links answers 200, with the build's bytes, on both
+// edges, whichever the page came from; a file of no build is a 404 no cache
+// may keep. Before: the other build's files were 404 (18 of 64 measured),
+// without Cache-Control.
+func TestTwoBuildsOneDatabase(t *testing.T) {
+	prev := filepath.Join(edgetest.SSRDir(t), "build", "client")
+	next := nextBuild(t, prev)
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		old := edgetest.Start(t, edgetest.Options{DB: db, AssetsDir: prev, RendererURL: pagesOf(t, prev)})
+		neu := edgetest.Start(t, edgetest.Options{DB: db, AssetsDir: next, RendererURL: pagesOf(t, next)})
+		fetched, missing := 0, []string{}
+		for _, b := range []struct {
+			edge *edgetest.Edge
+			dir  string
+		}{{old, prev}, {neu, next}} {
+			_, page := b.edge.Get(t, "/")
+			links := assetLink.FindAllStringSubmatch(page, -1)
+			if len(links) < 10 {
+				t.Fatalf("the page links %d files", len(links))
+			}
+			for _, l := range links {
+				want, err := os.ReadFile(filepath.Join(b.dir, filepath.FromSlash(l[1])))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range []*edgetest.Edge{old, neu} {
+					for _, enc := range []string{"", "br", "gzip"} {
+						fetched++
+						status, body, cc := fetch(t, e.URL+l[1], enc)
+						if status != http.StatusOK {
+							missing = append(missing, fmt.Sprintf("%s %s (%s): %d", e.URL, l[1], enc, status))
+							continue
+						}
+						if !bytes.Equal(body, want) || cc != "public, max-age=31536000, immutable" {
+							t.Errorf("%s%s (%s): %d bytes, Cache-Control %q; want the build's %d bytes, immutable", e.URL, l[1], enc, len(body), cc, len(want))
+						}
+					}
+				}
+			}
+		}
+		sort.Strings(missing)
+		if len(missing) > 0 {
+			t.Errorf("%d of %d fetches missing, want 0: %s", len(missing), fetched, strings.Join(missing[:min(5, len(missing))], "; "))
+		}
+		for _, e := range []*edgetest.Edge{old, neu} {
+			status, _, cc := fetch(t, e.URL+"/assets/nobody-12345678.js", "")
+			if status != http.StatusNotFound || cc != "no-store" {
+				t.Errorf("a file of no build: %d Cache-Control %q, want 404 no-store", status, cc)
+			}
+		}
+	})
+}
+
+// fetch GETs url accepting enc and returns the status, the decoded body and
+// Cache-Control.
+func fetch(t *testing.T, url, enc string) (int, []byte, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("Accept-Encoding", enc)
+	if enc == "" {
+		req.Header.Set("Accept-Encoding", "identity")
+	}
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var r io.Reader = res.Body
+	switch res.Header.Get("Content-Encoding") {
+	case "br":
+		r = brotli.NewReader(r)
+	case "gzip":
+		if r, err = gzip.NewReader(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, b, res.Header.Get("Cache-Control")
+}
+
+// The database keeps the files of the last KeepBuilds builds only: a
+// fourth build's start prunes what only the first carried; a file every
+// build carries (same name, same bytes) is stored once and stays.
+func TestStoredBuildsAreBounded(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		var handlers []*assets.Handler
+		for i := range assets.KeepBuilds + 1 {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "assets", fmt.Sprintf("own-%08d.js", i)), []byte(fmt.Sprintf("build %d", i)))
+			write(t, filepath.Join(dir, "assets", "shared-abcdefgh.js"), []byte("shared"))
+			h, err := assets.New(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := h.Publish(t.Context(), db); err != nil {
+				t.Fatal(err)
+			}
+			handlers = append(handlers, h)
+		}
+		var n int64
+		db.Table("build_assets").Count(&n)
+		if n != assets.KeepBuilds+1 {
+			t.Errorf("%d files stored, want %d (%d builds' own and the shared one)", n, assets.KeepBuilds+1, assets.KeepBuilds)
+		}
+		last := handlers[len(handlers)-1]
+		for i := range assets.KeepBuilds + 1 {
+			rec := httptest.NewRecorder()
+			last.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, fmt.Sprintf("/assets/own-%08d.js", i), nil))
+			want := http.StatusOK
+			if i == 0 {
+				want = http.StatusNotFound
+			}
+			if rec.Code != want {
+				t.Errorf("build %d's file from the last build's edge: %d, want %d", i, rec.Code, want)
+			}
+		}
+	})
+}

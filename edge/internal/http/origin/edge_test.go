@@ -1,0 +1,94 @@
+package origin_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"omnibus/edge/internal/edgetest"
+)
+
+// The edge as main builds it, with PUBLIC_URL http://localhost:8080, asked
+// at 127.0.0.1 (another spelling of its address, as a visitor types it):
+// every page and form post is sent to the public origin with its path and
+// query before the renderer sees it; the public host itself, the health
+// probes and the API are answered where they are asked.
+func TestOtherHostRedirectsToPublicOrigin(t *testing.T) {
+	var rendered atomic.Int32
+	rend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rendered.Add(1)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!DOCTYPE html><html><body>page</body></html>")
+	}))
+	t.Cleanup(rend.Close)
+	const public = "http://localhost:8080"
+	e := edgetest.Start(t, edgetest.Options{RendererURL: rend.URL, PublicURL: public})
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	do := func(method, path, host string, hdr map[string]string) *http.Response {
+		t.Helper()
+		var body io.Reader
+		if method == http.MethodPost {
+			body = strings.NewReader("emailaddress=a%40b.example")
+		}
+		req, _ := http.NewRequest(method, e.URL+path, body)
+		if host != "" {
+			req.Host = host
+		}
+		req.Header.Set("User-Agent", edgetest.ChromeUA)
+		if body != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		res, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+
+	for _, c := range []struct {
+		method, path, host string
+		hdr                map[string]string
+		code               int
+	}{
+		{"GET", "/choose-plan?plan=growth", "", nil, http.StatusMovedPermanently},
+		{"HEAD", "/features", "", nil, http.StatusMovedPermanently},
+		{"GET", "/", "www.localhost:8080", nil, http.StatusMovedPermanently},
+		{"GET", "/features", "LOCALHOST:9999", nil, http.StatusMovedPermanently},
+		// A form posted without JavaScript is re-posted there, body and all.
+		{"POST", "/register", "", nil, http.StatusPermanentRedirect},
+		// A trusted proxy (loopback) names the host the visitor asked for.
+		{"GET", "/blog", "localhost:8080", map[string]string{"X-Forwarded-Host": "127.0.0.1:8080"}, http.StatusMovedPermanently},
+	} {
+		before := rendered.Load()
+		res := do(c.method, c.path, c.host, c.hdr)
+		if res.StatusCode != c.code || res.Header.Get("Location") != public+c.path {
+			t.Errorf("%s %s (Host %q): %d Location %q, want %d %s", c.method, c.path, c.host, res.StatusCode, res.Header.Get("Location"), c.code, public+c.path)
+		}
+		if rendered.Load() != before {
+			t.Errorf("%s %s: rendered before the redirect", c.method, c.path)
+		}
+	}
+
+	// The public origin in any spelling of its case, or named by the proxy, is served.
+	for _, host := range []string{"localhost:8080", "LocalHost:8080"} {
+		if res := do("GET", "/features", host, nil); res.StatusCode != http.StatusOK {
+			t.Errorf("Host %s: %d, want 200", host, res.StatusCode)
+		}
+	}
+	if res := do("GET", "/features", "", map[string]string{"X-Forwarded-Host": "localhost:8080"}); res.StatusCode != http.StatusOK {
+		t.Errorf("X-Forwarded-Host localhost:8080 from loopback: %d, want 200", res.StatusCode)
+	}
+	// Health, readiness and the API answer on any host (probes, the renderer on loopback).
+	for _, path := range []string{"/healthz", "/readyz", "/api/v1/platform-features"} {
+		if res := do("GET", path, "", nil); res.StatusCode != http.StatusOK {
+			t.Errorf("%s on 127.0.0.1: %d, want 200", path, res.StatusCode)
+		}
+	}
+}

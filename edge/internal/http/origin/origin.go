@@ -1,0 +1,87 @@
+// Package origin keeps the site on one origin, PUBLIC_URL's: a request
+// whose host is any other spelling of the site's address (127.0.0.1 for
+// localhost, www. for the bare domain, a second host name) is answered with
+// a permanent redirect to the same path and query there, before anything
+// else reads it. Sessions, CSP 'self' (form-action), e-mailed links and
+// canonical URLs then all name one origin: a form posted on another host
+// could not follow the site's own absolute redirects (the payment page),
+// as CSP form-action refuses a cross-origin redirect.
+//
+// Exempt: the health probes (/healthz, /readyz: a load balancer asks by
+// address) and the JSON API under /api/ (called by pages already on the
+// canonical origin, by the renderer on loopback, and by the payment
+// provider's webhook; a redirect is no answer a fetch or a webhook follows
+// across origins). The metrics listener is another server altogether.
+package origin
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"omnibus/edge/internal/http/request"
+)
+
+// Redirect returns middleware that sends requests for any host but
+// publicURL's to publicURL (301 for GET and HEAD, 308 otherwise, so a
+// form post is re-posted with its body). An empty or unparsable publicURL
+// turns it off.
+func Redirect(publicURL string) echo.MiddlewareFunc {
+	u, err := url.Parse(publicURL)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
+	}
+	want := normalHost(u.Scheme, u.Host)
+	base := u.Scheme + "://" + u.Host
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			host := Host(r)
+			if host == "" || exempt(r.URL.Path) || normalHost(u.Scheme, host) == want {
+				return next(c)
+			}
+			code := http.StatusPermanentRedirect
+			if r.Method == http.MethodGet || r.Method == http.MethodHead {
+				code = http.StatusMovedPermanently
+			}
+			uri := r.URL.RequestURI()
+			if !strings.HasPrefix(uri, "/") { // OPTIONS * and absolute forms
+				uri = "/"
+			}
+			c.Response().Header().Set("Cache-Control", "no-store")
+			return c.Redirect(code, base+uri)
+		}
+	}
+}
+
+// Host is the host the visitor asked for: a trusted proxy's
+// X-Forwarded-Host (its first value), else the request's Host.
+func Host(r *http.Request) string {
+	if h := r.Header.Get("X-Forwarded-Host"); h != "" && request.FromTrustedProxy(r) {
+		h, _, _ = strings.Cut(h, ",")
+		return strings.TrimSpace(h)
+	}
+	return r.Host
+}
+
+func exempt(p string) bool {
+	return p == "/healthz" || p == "/readyz" || strings.HasPrefix(p, "/api/")
+}
+
+// normalHost is host in lower case, without a trailing dot and without the
+// scheme's default port, so Example.com:443. and example.com are one.
+func normalHost(scheme, host string) string {
+	host = strings.ToLower(host)
+	h, port, err := net.SplitHostPort(host)
+	if err != nil {
+		h, port = host, ""
+	}
+	h = strings.TrimSuffix(h, ".")
+	if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		return h
+	}
+	return net.JoinHostPort(strings.Trim(h, "[]"), port)
+}

@@ -1,0 +1,178 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"omnibus/edge/internal/config"
+	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/shared"
+)
+
+// cachedPaths are the route table's pages the page cache keeps (a "cache"
+// object, no parameter in the path).
+func cachedPaths(t *testing.T) []string {
+	t.Helper()
+	var table struct {
+		Routes []struct {
+			Path  string          `json:"path"`
+			Cache json.RawMessage `json:"cache"`
+		} `json:"routes"`
+	}
+	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, r := range table.Routes {
+		if strings.HasPrefix(string(r.Cache), "{") && !strings.ContainsAny(r.Path, ":*") {
+			paths = append(paths, r.Path)
+		}
+	}
+	if len(paths) < 5 {
+		t.Fatalf("only %d cached routes: %v", len(paths), paths)
+	}
+	return paths
+}
+
+// A database outage is not a site outage: with the edge's PostgreSQL
+// connection cut (a TCP proxy the test closes), every cached page still
+// answers 200 from the cache, /readyz stays 200 (a load balancer keeps the
+// edge) and names the database unavailable in its body, and the metrics say
+// omnibus_database_up 0. Before: /readyz 503 for the whole outage.
+func TestDatabaseCutKeepsEdgeReady(t *testing.T) {
+	cut := edgetest.NewCutProxy(t, "127.0.0.1:5432")
+	db, err := storage.OpenPostgres(cut.Via(t, storagetest.EmptyPostgres(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.LimitPool(4, 500*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	e := edgetest.Start(t, edgetest.Options{DB: db, Config: func(c *config.Config) { c.MetricsAddr = "127.0.0.1:0" }})
+	paths := cachedPaths(t)
+	for _, p := range paths {
+		get(t, e.URL+p, nil) // a miss, stored
+		if res := get(t, e.URL+p, nil); res.Header.Get("X-Cache") != "HIT" {
+			t.Fatalf("%s: X-Cache %q after warming, want HIT", p, res.Header.Get("X-Cache"))
+		}
+	}
+	if status, r := readyz(t, e.URL); status != http.StatusOK || r.Checks["database"] != "ok" {
+		t.Fatalf("/readyz before the cut: %d %+v", status, r)
+	}
+	if up := scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "1" {
+		t.Fatalf("omnibus_database_up %q before the cut, want 1", up)
+	}
+
+	cut.Cut()
+	// The pool notices on its next use; poll until /readyz says so.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		status, r := readyz(t, e.URL)
+		if status != http.StatusOK {
+			t.Fatalf("/readyz %d with the database cut, want 200: %+v", status, r)
+		}
+		if r.Checks["database"] == "unavailable" && r.Checks["renderer"] == "ok" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz never reported the database down: %+v", r)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, p := range paths {
+		res := get(t, e.URL+p, nil)
+		if res.StatusCode != http.StatusOK || res.Header.Get("X-Cache") != "HIT" {
+			t.Errorf("%s with the database cut: %d X-Cache %q, want 200 HIT", p, res.StatusCode, res.Header.Get("X-Cache"))
+		}
+	}
+	if res := get(t, e.URL+"/healthz", nil); res.StatusCode != http.StatusOK {
+		t.Errorf("/healthz %d with the database cut", res.StatusCode)
+	}
+	if up := scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "0" {
+		t.Errorf("omnibus_database_up %q with the database cut, want 0", up)
+	}
+}
+
+// scrape is the value of the unlabelled series name at url.
+func scrape(t *testing.T, url, name string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// Drain (SIGTERM's first phase): /readyz answers 503 at once, while pages
+// are still served in full, each answer closing its keep-alive connection
+// (Connection: close) so none is cut when the listener closes; /healthz
+// stays 200. Idle returns once nothing is in flight.
+func TestDrainTurnsUnreadyAndClosesKeepAlive(t *testing.T) {
+	e := edgetest.Start(t, edgetest.Options{})
+	c, err := net.Dial("tcp", strings.TrimPrefix(e.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	ask := func() *http.Response {
+		t.Helper()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := io.WriteString(c, "GET /features HTTP/1.1\r\nHost: "+strings.TrimPrefix(e.URL, "http://")+"\r\nUser-Agent: "+edgetest.ChromeUA+"\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res
+	}
+	if res := ask(); res.StatusCode != http.StatusOK || res.Close {
+		t.Fatalf("before the drain: %d close=%v", res.StatusCode, res.Close)
+	}
+	if status, _ := readyz(t, e.URL); status != http.StatusOK {
+		t.Fatalf("/readyz %d before the drain", status)
+	}
+
+	e.Server.Drain()
+	if status, r := readyz(t, e.URL); status != http.StatusServiceUnavailable || r.Status != "draining" {
+		t.Errorf("/readyz while draining: %d %+v, want 503 draining", status, r)
+	}
+	if res := get(t, e.URL+"/healthz", nil); res.StatusCode != http.StatusOK {
+		t.Errorf("/healthz %d while draining, want 200 (alive)", res.StatusCode)
+	}
+	res := ask()
+	if res.StatusCode != http.StatusOK || !res.Close { // Close: the head said Connection: close
+		t.Fatalf("a request on a kept-alive connection while draining: %d close=%v, want 200 with Connection: close", res.StatusCode, res.Close)
+	}
+	// The edge then closes the connection itself, answer sent.
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := br.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("after the closing answer: read %d, %v; want EOF", n, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := e.Server.Idle(ctx); err != nil {
+		t.Errorf("Idle: %v", err)
+	}
+}

@@ -1,0 +1,262 @@
+// Server only: what crawlers and link previews read beyond a page's title and
+// description (lib/meta.ts): its preview image (og:image, twitter:image, drawn
+// at build time by scripts/og-images.mjs), og:type with an article's dates and
+// section, the blog's feeds (<link rel="alternate">) and its schema.org
+// JSON-LD (structured-data.server.ts). entry.server.tsx hands seoHead()'s
+// parts to root.tsx's <ServerHead> (in <head>) and <ServerBodyEnd> (the
+// JSON-LD, last in <body>: Google reads it anywhere, and the first paint waits
+// for none of it); the browser's build has none of this: hydration passes
+// over these elements as it does over the critical <style>.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ReactElement } from "react";
+import footer from "../../../shared/content/footer.json";
+import pagesContent from "../../../shared/content/pages.json";
+import site from "../../../shared/content/site.json";
+import { routes, type RouteEntry } from "../../../shared/route-table";
+import { DEFAULT_PUBLIC_URL, LOCALE } from "./constants";
+import { blogArticles, categories, contentPage, helpArticles, type ContentSection } from "./content.server";
+import { addons, charge, plans, type CataloguePlan } from "./plans";
+import { article, breadcrumbList, faqPage, jsonLdText, organization, product, webSite, type JsonLd } from "./structured-data.server";
+
+/** The blog's feeds, served by the edge (edge/internal/seo/feeds.go: RSSPath, AtomPath). */
+export const FEEDS = [
+  { type: "application/rss+xml", path: "/rss.xml", title: "Omnibus blog (RSS)" },
+  { type: "application/atom+xml", path: "/atom.xml", title: "Omnibus blog (Atom)" },
+] as const;
+
+/** A page as crawlers and previews see it. */
+export interface SeoPage {
+  path: string;
+  /** The page's own title, without the site's name. */
+  title: string;
+  description: string;
+  /** Where the page belongs (blog, help centre, features, pricing...), drawn on its preview; "" for the home page. */
+  section: string;
+  type: "website" | "article";
+  /** Articles: the date the page shows (YYYY-MM-DD) and their category's name. */
+  date?: string;
+  category?: string;
+  /** The trail from the home page (names and paths), ending with this page. */
+  crumbs: Array<{ name: string; path: string }>;
+  /** The page's route id (the article routes' for articles). */
+  routeId: string;
+}
+
+const SITE = site.name;
+
+/** The canonical origin (PUBLIC_URL), as the root loader gives it to the pages. */
+export const publicUrl = () => (process.env.PUBLIC_URL || DEFAULT_PUBLIC_URL).replace(/\/+$/, "");
+const pages = pagesContent.pages as Record<string, { eyebrow?: string }>;
+
+/** "Partner with us — Omnibus" → "Partner with us"; the home page's "Omnibus — Sell …" → "Sell …". */
+export function ownTitle(title: string): string {
+  return title.replace(new RegExp(` — ${SITE}( Help)?$`), "").replace(new RegExp(`^${SITE} — `), "");
+}
+
+const MODULE_SECTION: Record<string, string> = {
+  "_marketing/features.tsx": "Features",
+  "_marketing/contact.tsx": "Contact",
+  "_marketing/policy.tsx": "Legal",
+  "_auth/": "Account",
+  "_journey/": "Account",
+};
+
+function sectionOf(entry: RouteEntry): string {
+  if (entry.id === "home") return "";
+  if (entry.path.startsWith("/blog")) return "Blog";
+  if (entry.path.startsWith("/help")) return "Help centre";
+  const eyebrow = pages[entry.id]?.eyebrow;
+  if (eyebrow) return eyebrow;
+  const key = Object.keys(MODULE_SECTION).find((m) => entry.module === m || (m.endsWith("/") && entry.module.startsWith(m)));
+  return key ? MODULE_SECTION[key] : SITE;
+}
+
+const byId = (id: string) => routes.find((r) => r.id === id);
+const crumb = (id: string) => {
+  const entry = byId(id);
+  if (!entry) throw new Error(`seo: no route ${id}`);
+  return { name: ownTitle(entry.title), path: entry.path };
+};
+
+let memo: Map<string, SeoPage> | undefined;
+
+/**
+ * Every page with a preview image: the route table's pages without
+ * parameters (the template demos, under _blocks/, excepted), every blog
+ * article, help topic and help article.
+ */
+export function seoPages(): SeoPage[] {
+  return [...pageMap().values()];
+}
+
+function pageMap(): Map<string, SeoPage> {
+  if (memo) return memo;
+  const home = { name: SITE, path: "/" };
+  const list: SeoPage[] = [];
+  for (const entry of routes) {
+    if (/[:*]/.test(entry.path) || entry.module.startsWith("_blocks/")) continue;
+    const title = ownTitle(entry.title);
+    list.push({
+      path: entry.path,
+      title,
+      description: entry.description,
+      section: sectionOf(entry),
+      type: "website",
+      crumbs: entry.id === "home" ? [home] : [home, { name: title, path: entry.path }],
+      routeId: entry.id,
+    });
+  }
+  const blog = crumb("blog");
+  for (const a of blogArticles()) {
+    const path = `/blog/article/${a.slug}`;
+    list.push({ path, title: a.title, description: a.description, section: "Blog", type: "article", date: a.date, category: a.category, crumbs: [home, blog, { name: a.title, path }], routeId: "blog-article" });
+  }
+  const helpCentre = crumb("help-centre");
+  for (const c of categories) {
+    const path = `/help/category/${c.slug}`;
+    list.push({ path, title: c.title, description: c.description, section: "Help centre", type: "website", crumbs: [home, helpCentre, { name: c.title, path }], routeId: "help-category" });
+  }
+  for (const a of helpArticles()) {
+    const path = `/help/category/article/${a.slug}`;
+    const c = categories.find((x) => x.slug === a.category);
+    const cat = { name: c?.title ?? a.category, path: `/help/category/${a.category}` };
+    list.push({ path, title: a.title, description: a.description, section: "Help centre", type: "article", date: a.date, category: cat.name, crumbs: [home, helpCentre, cat, { name: a.title, path }], routeId: "help-article" });
+  }
+  memo = new Map(list.map((p) => [p.path, p]));
+  return memo;
+}
+
+/** The page at pathname (trailing slashes ignored), or undefined for any other path. */
+export function seoPage(pathname: string): SeoPage | undefined {
+  return pageMap().get(pathname.replace(/(.)\/+$/, "$1"));
+}
+
+// The preview images the build drew (scripts/og-images.mjs writes
+// build/server/og-images.json beside the server build: path → /assets/og/…-<hash>.jpg).
+// Without it (vitest, dev), the site's generic card.
+let images: Record<string, string> | undefined;
+function imageOf(pagePath: string): { src: string; width: number; height: number } {
+  if (!images) {
+    // This module is bundled into build/server/index.js or one of its chunks in build/server/assets/.
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const file = [path.join(here, "og-images.json"), path.join(here, "..", "og-images.json")].find((f) => existsSync(f));
+    images = file ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {};
+  }
+  const src = images[pagePath];
+  return src ? { src, width: OG_IMAGE_SIZE.width, height: OG_IMAGE_SIZE.height } : { src: SOCIAL_IMAGE.path, width: SOCIAL_IMAGE.width, height: SOCIAL_IMAGE.height };
+}
+
+/** The site's generic preview card (public/og-image.jpg), for a page the build drew none for. */
+const SOCIAL_IMAGE = { path: "/og-image.jpg", width: 1200, height: 630 };
+
+/** The preview images' size (scripts/og-images.mjs draws them at it). */
+export const OG_IMAGE_SIZE = { width: 1200, height: 630 };
+
+/** The preview image's text alternative: what it says. */
+export const imageAlt = (page: SeoPage) => (page.section ? `${page.section}: ${page.title}` : `${SITE}: ${page.title}`);
+
+/** Rupees with two decimals, as schema.org prices are written ("21225.84"). */
+const rupees = (paise: number) => (paise / 100).toFixed(2);
+
+function planProduct(p: { name: string; description: string; monthlyPaise: number; billingMonths: number }, url: string, image: string): JsonLd {
+  const { total } = charge(p.monthlyPaise, p.billingMonths);
+  return product({ name: p.name, description: p.description, image, brand: SITE, url, currency: "INR", priceWithGst: rupees(total), monthlyPrice: rupees(p.monthlyPaise), billingMonths: p.billingMonths });
+}
+
+/** Sections whose questions another page borrows ({"from": "help#partner-faq"}): marked up there, not twice. */
+const borrowedElsewhere = new Set(
+  Object.values(pagesContent.pages as Record<string, { sections?: ContentSection[] }>).flatMap((p) => (p.sections ?? []).flatMap((s) => (s.from ? [s.from.split("#")[1]] : []))),
+);
+
+/** The page's JSON-LD objects. */
+export function structuredData(page: SeoPage, publicUrl: string): JsonLd[] {
+  const url = publicUrl + page.path;
+  const image = publicUrl + imageOf(page.path).src;
+  const out: JsonLd[] = [];
+  if (page.routeId === "home") {
+    out.push(
+      organization({
+        url: publicUrl,
+        name: SITE,
+        legalName: site.legalName,
+        logo: publicUrl + site.logo.large,
+        address: site.address.postal,
+        sameAs: footer.socials.map((s) => s.link),
+      }),
+      webSite({ url: publicUrl, name: SITE, description: page.description, inLanguage: LOCALE }),
+    );
+    return out;
+  }
+  out.push(breadcrumbList(page.crumbs.map((c) => ({ name: c.name, url: publicUrl + c.path }))));
+  if (page.type === "article" && page.date) {
+    out.push(
+      article({
+        type: page.routeId === "blog-article" ? "BlogPosting" : "Article",
+        url,
+        headline: page.title,
+        description: page.description,
+        datePublished: page.date,
+        dateModified: page.date,
+        section: page.category ?? page.section,
+        image,
+        inLanguage: LOCALE,
+        publisher: { name: SITE, url: `${publicUrl}/`, logo: publicUrl + site.logo.large },
+      }),
+    );
+  }
+  const content = contentPage(page.routeId);
+  // Its own sections' questions and those it borrows, but not those another page borrows from it.
+  const own = (pagesContent.pages as Record<string, { sections?: ContentSection[] }>)[page.routeId]?.sections ?? [];
+  const faqs = (content?.sections ?? []).filter((s, i) => own[i]?.from || !(s.id && borrowedElsewhere.has(s.id))).flatMap((s) => s.faqs ?? []);
+  if (faqs.length > 0) out.push(faqPage(faqs));
+  if (content?.sections?.some((s) => s.catalogue === "plans")) {
+    for (const plan of plans.filter((p): p is CataloguePlan & { monthlyPaise: number } => p.monthlyPaise !== null)) {
+      out.push(planProduct(plan, url, image));
+    }
+  }
+  if (content?.buy === "petpawlor") {
+    const addon = addons.find((a) => a.id === "petpawlor");
+    if (addon) out.push(planProduct(addon, url, image));
+  }
+  return out;
+}
+
+/**
+ * What only the server writes of the page at pathname: <head> elements
+ * (og:type with article:* for articles, the preview image, the blog's feed
+ * links) and the JSON-LD for the end of <body>. null for a path that is no
+ * page of the site (the not-found page, an error).
+ */
+export function seoHead(pathname: string, publicUrl: string): { head: ReactElement; body: ReactElement } | null {
+  const page = seoPage(pathname);
+  if (!page) return null;
+  const image = imageOf(page.path);
+  const imageUrl = publicUrl + image.src;
+  const alt = imageAlt(page);
+  const feeds = page.path === "/blog" || page.routeId === "blog-article";
+  const head = (
+    <>
+      <meta property="og:type" content={page.type} />
+      {page.type === "article" && page.date ? (
+        <>
+          <meta property="article:published_time" content={page.date} />
+          <meta property="article:modified_time" content={page.date} />
+          <meta property="article:section" content={page.category ?? page.section} />
+          <meta property="article:author" content={SITE} />
+        </>
+      ) : null}
+      <meta property="og:image" content={imageUrl} />
+      <meta property="og:image:type" content={image.src.endsWith(".png") ? "image/png" : "image/jpeg"} />
+      <meta property="og:image:width" content={String(image.width)} />
+      <meta property="og:image:height" content={String(image.height)} />
+      <meta property="og:image:alt" content={alt} />
+      <meta name="twitter:image" content={imageUrl} />
+      <meta name="twitter:image:alt" content={alt} />
+      {feeds ? FEEDS.map((f) => <link key={f.path} rel="alternate" type={f.type} title={f.title} href={publicUrl + f.path} />) : null}
+    </>
+  );
+  const body = <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(structuredData(page, publicUrl)) }} />;
+  return { head, body };
+}
