@@ -126,7 +126,7 @@ func New(opts Options) (*Policy, error) {
 		"; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 
 	// Google's sign-in popup reports back to the page that opened it through
-	// window.opener, which 'same-origin' would cut (docs/decisions/0006-10-security-headers.md).
+	// window.opener, which 'same-origin' would cut (docs/decisions/0008-security-headers.md).
 	p.coop = "same-origin"
 	if google {
 		p.coop = "same-origin-allow-popups"

@@ -1,4 +1,4 @@
-// The CSP nonce of this answer (docs/decisions/0006-10-security-headers.md):
+// The CSP nonce of this answer (docs/decisions/0008-security-headers.md):
 // the edge picks one per answer and sends it in NONCE_HEADER; the renderer
 // puts it on every script it writes. Page-cache renders get a nonce too,
 // which the edge swaps for script hashes before storing the page. In the
