@@ -19,7 +19,7 @@ import (
 //	go test ./internal/edgetest -run '^$' -bench AppCacheHit -benchmem -cpuprofile cpu.out
 func BenchmarkAppCacheHit(b *testing.B) {
 	e := edgetest.Start(b, edgetest.Options{})
-	h := e.Server.Echo
+	h := e.Server
 	get := func() *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.RemoteAddr = "127.0.0.1:40000"

@@ -22,7 +22,7 @@ import (
 // header reaches the renderer as the attacker wrote it.
 func TestUntrustedPeerCannotChooseItsAddress(t *testing.T) {
 	var rr recordingRenderer
-	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t)})
+	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t), PublicURL: "http://shop.example"})
 	for _, peer := range []string{"198.51.100.9", "10.1.2.3"} {
 		for _, spoof := range []map[string]string{
 			{"X-Real-IP": "203.0.113.50"},
@@ -31,11 +31,12 @@ func TestUntrustedPeerCannotChooseItsAddress(t *testing.T) {
 		} {
 			req := httptest.NewRequest(http.MethodGet, "/contact-us", nil)
 			req.RemoteAddr = peer + ":5555"
+			req.Host = "shop.example"
 			for k, v := range spoof {
 				req.Header.Set(k, v)
 			}
 			rec := httptest.NewRecorder()
-			e.Server.Echo.ServeHTTP(rec, req)
+			e.Server.ServeHTTP(rec, req)
 			if rec.Code != http.StatusOK {
 				t.Fatalf("status %d", rec.Code)
 			}
