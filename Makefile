@@ -11,7 +11,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts vuln chromium java nginx bench lighthouse clean
+.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts vuln chromium java nginx deploy-tools bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -32,8 +32,12 @@ $(SSR_BUILD): node_modules/.package-lock.json $(SSR_SRC)
 	npm run build -w ssr
 	@touch $@
 build-edge: $(EDGE_BIN)
+# The version and commit the edge reports (omnibus_build_info, its start-up log).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+EDGE_LDFLAGS := -X omnibus/edge/internal/buildinfo.version=$(VERSION) -X omnibus/edge/internal/buildinfo.commit=$(COMMIT)
 $(EDGE_BIN): $(GO_SRC) shared/content-dates.json
-	cd edge && go build -o bin/edge ./cmd/edge
+	cd edge && go build -ldflags "$(EDGE_LDFLAGS)" -o bin/edge ./cmd/edge
 # The day each content file last changed, from git (the sitemap's lastmod, never the build
 # time): refreshed on every build, rewritten only when a date moved, so an unchanged
 # tree rebuilds nothing; without git the committed file stands (scripts/content-dates.mjs).
@@ -57,7 +61,7 @@ dev: install build-edge
 ## its own: go test spends much of its time linking), then the browser tests alone,
 ## as they have time budgets.
 test:
-	$(MAKE) -j3 --output-sync=target build stripe-mock java nginx
+	$(MAKE) -j3 --output-sync=target build stripe-mock java nginx deploy-tools
 	$(MAKE) lint
 	$(MAKE) vuln
 	$(MAKE) -j2 --output-sync=target test-go test-node
@@ -66,7 +70,7 @@ test:
 ## lint: the static checks, all clean: go vet and staticcheck (pinned) on every Go
 ## module, the server package vetted for macOS too (its Linux-only parts sit behind
 ## build tags), and the TypeScript compiler over ssr (react-router typegen, then tsc --noEmit)
-GO_MODULES  := edge shared devtools deploy/k8s/validate bench/gofloor
+GO_MODULES  := edge shared devtools deploy/k8s/validate deploy/stack bench/gofloor
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: lint-go lint-ts
 lint-go:
@@ -112,6 +116,7 @@ test-go: stripe-mock
 	cd edge && go test -count=1 ./...
 	cd shared && go test -count=1 ./...
 	cd deploy/k8s/validate && go test -count=1 ./...
+	cd deploy/stack && go test -count=1 -timeout 20m ./...
 
 test-node: install
 	npm test -w ssr
@@ -139,6 +144,23 @@ nginx: | java
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; \
 	  else \
 	    echo "The rolling-restart test needs Debian's nginx: run 'sudo apt-get install nginx-light'" >&2; exit 1; \
+	  fi; \
+	fi
+
+## deploy-tools: Debian's varnish, pgbouncer and prometheus (promtool) for the deployment
+## tests in deploy/stack and edge/internal/app (installed when missing and we are root;
+## after nginx, as apt installs one package set at a time)
+deploy-tools: | nginx
+	@missing=""; \
+	command -v varnishd >/dev/null || [ -x /usr/sbin/varnishd ] || missing="$$missing varnish"; \
+	command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || missing="$$missing pgbouncer"; \
+	command -v promtool >/dev/null || missing="$$missing prometheus"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's$$missing for the deployment tests..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "The deployment tests need Debian's$$missing: run 'sudo apt-get install$$missing'" >&2; exit 1; \
 	  fi; \
 	fi
 

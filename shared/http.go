@@ -13,6 +13,10 @@ var httpJSON []byte
 type HTTPNames struct {
 	// SessionCookie is the opaque session cookie the edge sets.
 	SessionCookie string `json:"sessionCookie"`
+	// DeviceCookie marks a browser that signed in to an account before
+	// (OWASP's device cookie): signed by the edge, it exempts that browser
+	// from the per-account sign-in limit strangers' guesses run into.
+	DeviceCookie string `json:"deviceCookie"`
 	// AccountHeader carries the edge's resolved sign-in state to the
 	// renderer as JSON {"isLoggedIn":true,"omnicustomerStatus":"..."}; absent
 	// for anonymous visitors. Stripped from incoming requests.

@@ -1,4 +1,4 @@
-// The document of / paints from its own bytes (issue 14, docs/decisions/0014-critical-css.md):
+// The document of / paints from its own bytes (issue 14, docs/decisions/0013-critical-css.md):
 // its <head> carries the first view's CSS inline, the parser meets no
 // stylesheet, preload or script to fetch (docs/decisions/0016-scripts-after-first-paint.md),
 // and the head and everything up to the end of the hero fit

@@ -92,13 +92,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 /** Every page is wrapped in the layout its route-table entry names. */
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
   const entry = useRouteEntry();
   const PageLayout = layoutFor(entry.layout);
   useHashScroll();
+  const notice = loaderData?.account?.notice;
   return (
     <>
       <ProgressBar />
+      {notice && (
+        <p role="status" data-notice className="bg-amber-50 px-4 py-3 text-center text-sm text-amber-900">
+          {notice}
+        </p>
+      )}
       <PageLayout>
         <Outlet />
       </PageLayout>

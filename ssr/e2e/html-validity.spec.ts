@@ -29,7 +29,7 @@ test("every page is valid HTML by the Nu Html Checker", async ({ request }) => {
     });
     const { messages } = JSON.parse(result.stderr) as { messages: { type: string; url: string; message: string; extract?: string }[] };
     const errors = messages
-      // The HTML, not the inline critical CSS (docs/decisions/0014): the checker's
+      // The HTML, not the inline critical CSS (docs/decisions/0013-critical-css.md): the checker's
       // CSS validator predates @property, margin-trim and other CSS Tailwind emits,
       // and the external stylesheet it replaced was never checked either.
       .filter((m) => m.type === "error" && !m.message.startsWith("CSS: "))

@@ -17,24 +17,66 @@ import (
 // repoRoot is the repository, three folders up from this module.
 var repoRoot = filepath.Join("..", "..", "..")
 
+// operatorEnv is what an operator sets for docker compose (in .env): the
+// file has no production defaults of its own.
+var operatorEnv = types.Mapping{
+	"PUBLIC_URL":        "https://omnibus.example",
+	"POSTGRES_PASSWORD": "c0b8f1d2e3a4958677a6b5c4d3e2f1a0",
+	"SMTP_URL":          "smtp://mailer:9f8e7d6c5b4a39281706f5e4d3c2b1a0@smtp.omnibus.example:587",
+	"MAIL_FROM":         "Omnibus <no-reply@omnibus.example>",
+}
+
 // loadCompose reads docker-compose.yml with the Compose specification's own
 // loader, which validates it against the specification's schema (an unknown
-// or misplaced key is an error) and resolves ${VAR:-default}.
+// or misplaced key is an error) and resolves ${VAR:-default}, with the
+// operator's settings (operatorEnv).
 func loadCompose(t *testing.T) *types.Project {
 	t.Helper()
-	abs, err := filepath.Abs(filepath.Join(repoRoot, "docker-compose.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := loader.LoadWithContext(context.Background(), types.ConfigDetails{
-		WorkingDir:  filepath.Dir(abs),
-		ConfigFiles: []types.ConfigFile{{Filename: abs}},
-		Environment: types.Mapping{}, // the file's own defaults, not this machine's environment
-	}, func(o *loader.Options) { o.SetProjectName("omnibus", true) })
+	p, err := loadComposeWith(operatorEnv)
 	if err != nil {
 		t.Fatalf("docker-compose.yml: %v", err)
 	}
 	return p
+}
+
+// Production by default: without the operator's settings compose refuses
+// to start, naming the one missing, instead of running a site on
+// http://localhost with development defaults.
+func TestComposeNeedsTheOperatorsSettings(t *testing.T) {
+	for name := range operatorEnv {
+		env := types.Mapping{}
+		for k, v := range operatorEnv {
+			if k != name {
+				env[k] = v
+			}
+		}
+		if _, err := loadComposeWith(env); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("docker-compose.yml without %s: %v; want an error naming it", name, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(repoRoot, "docker-compose.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"OMNIBUS_ENV", "localhost", "http://"} {
+		for _, line := range strings.Split(string(b), "\n") {
+			if l := strings.TrimSpace(line); !strings.HasPrefix(l, "#") && strings.Contains(l, bad) && !strings.Contains(l, "//renderer:") && !strings.Contains(l, "//edge:") {
+				t.Errorf("docker-compose.yml sets %q: %s", bad, l)
+			}
+		}
+	}
+}
+
+func loadComposeWith(env types.Mapping) (*types.Project, error) {
+	abs, err := filepath.Abs(filepath.Join(repoRoot, "docker-compose.yml"))
+	if err != nil {
+		return nil, err
+	}
+	return loader.LoadWithContext(context.Background(), types.ConfigDetails{
+		WorkingDir:  filepath.Dir(abs),
+		ConfigFiles: []types.ConfigFile{{Filename: abs}},
+		Environment: env, // never this machine's environment
+	}, func(o *loader.Options) { o.SetProjectName("omnibus", true) })
 }
 
 func service(t *testing.T, p *types.Project, name string) types.ServiceConfig {

@@ -28,7 +28,7 @@ const k8sDir = ".."
 
 // The edge's secret variables: they must come from the Secret, reach the
 // edge (and DATABASE_URL the migrate step) and nothing else.
-var secretVars = []string{"DATABASE_URL", "GOOGLE_CLIENT_SECRET", "CACHE_PURGE_TOKEN", "SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"}
+var secretVars = []string{"DATABASE_URL", "DATABASE_DIRECT_URL", "GOOGLE_CLIENT_SECRET", "CACHE_PURGE_TOKEN", "SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"}
 
 // objects is one rendered kustomization, every object decoded into its
 // Kubernetes API type.
@@ -42,6 +42,7 @@ type objects struct {
 	netpols     []networkingv1.NetworkPolicy
 	pdbs        []policyv1.PodDisruptionBudget
 	hpas        []autoscalingv2.HorizontalPodAutoscaler
+	podMonitors []podMonitor
 	namespaceOf map[string]string // "Kind/name" → metadata.namespace
 }
 
@@ -80,6 +81,8 @@ func (o *objects) add(apiVersion, kind string, doc []byte) error {
 		return decodeInto(doc, &o.netpols)
 	case "policy/v1 PodDisruptionBudget":
 		return decodeInto(doc, &o.pdbs)
+	case "monitoring.coreos.com/v1 PodMonitor":
+		return decodeInto(doc, &o.podMonitors)
 	case "autoscaling/v2 HorizontalPodAutoscaler":
 		return decodeInto(doc, &o.hpas)
 	}
@@ -444,8 +447,8 @@ func TestSecretsReachOnlyTheEdge(t *testing.T) {
 		}
 	}
 	migrate := container(t, spec, "migrate")
-	if len(migrate.EnvFrom) > 0 || len(migrate.Env) != 1 || migrate.Env[0].Name != "DATABASE_URL" {
-		t.Errorf("migrate: want DATABASE_URL only, got %+v %+v", migrate.Env, migrate.EnvFrom)
+	if len(migrate.EnvFrom) > 0 || len(migrate.Env) != 2 || migrate.Env[0].Name != "DATABASE_URL" || migrate.Env[1].Name != "DATABASE_DIRECT_URL" {
+		t.Errorf("migrate: want DATABASE_URL and DATABASE_DIRECT_URL only, got %+v %+v", migrate.Env, migrate.EnvFrom)
 	}
 	// Every ConfigMap reference resolves to the generated (hash-suffixed) one.
 	cm := o.configMaps[0].Name
@@ -487,10 +490,7 @@ func TestStartAndStopOrder(t *testing.T) {
 	if u, _ := envVar(edge, "RENDERER_URL"); !strings.HasPrefix(u.Value, "http://127.0.0.1:") {
 		t.Errorf("edge RENDERER_URL %q: the renderer is on the pod's loopback", u.Value)
 	}
-	var preStop int64
-	if edge.Lifecycle != nil && edge.Lifecycle.PreStop != nil && edge.Lifecycle.PreStop.Sleep != nil {
-		preStop = edge.Lifecycle.PreStop.Sleep.Seconds
-	}
+	preStop := preStopSeconds(t, edge)
 	if preStop == 0 {
 		t.Error("edge: a preStop sleep lets the endpoint removal reach the Ingress before the drain")
 	}

@@ -14,6 +14,7 @@
 //	edge migrate                         migrate the database, print what was applied, exit
 //	edge config                          check the environment as serving would, print it (exit 0, or 2)
 //	edge staff grant|revoke EMAIL | list  mark an account staff (the /staff/insights page)
+//	edge sleep DURATION                  wait, then exit 0 (the Kubernetes preStop hook: the image has no shell)
 //
 // The edge serves in production unless OMNIBUS_ENV=development; production
 // refuses development stand-ins and placeholder secrets (internal/config).
@@ -52,11 +53,6 @@ func main() {
 		slog.New(slog.NewTextHandler(os.Stdout, nil)).Info("configuration", "config", cfg)
 		return
 	}
-	if cfg.Development() {
-		fmt.Fprintln(os.Stderr, "edge: DEVELOPMENT MODE (OMNIBUS_ENV=development): test-mode payments, mail kept in the outbox, "+
-			"the local sign-in provider and other stand-ins are allowed. Never expose this edge to the internet.")
-	}
-
 	// Log lines are batched (the access log's write(2) per request was a
 	// large part of a cache hit): written out every 250 ms, whenever 64 KB
 	// are held, at once for warnings and errors, and before the process ends.
@@ -64,6 +60,12 @@ func main() {
 	defer logOut.Close()
 	log := logging.New(logOut, cfg.LogFormat, cfg.LogLevel)
 	slog.SetDefault(log)
+	// The first line says development, in the log's own format (JSON lines
+	// stay JSON lines).
+	if cfg.Development() {
+		log.Warn("DEVELOPMENT MODE (OMNIBUS_ENV=development): test-mode payments, mail kept in the outbox, " +
+			"the local sign-in provider and other stand-ins are allowed. Never expose this edge to the internet.")
+	}
 	log.Info("configuration", "config", cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
@@ -84,6 +86,9 @@ func main() {
 // read the environment as serving does, without production's refusals
 // (they serve no visitor; the migrate step has only the database URL).
 func command(name string, args []string) int {
+	if name == "sleep" { // edge sleep 5s: the preStop hook, without a shell or a beta feature
+		return sleep(args)
+	}
 	cfg, err := config.LoadForCommand()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "edge: %v\n", err)
@@ -93,7 +98,7 @@ func command(name string, args []string) int {
 	case "purge": // edge purge --path /x | --prefix /blog | --all
 		return cache.RunPurgeCommand(args, cfg.Addr, cfg.CachePurgeToken, os.Stdout, os.Stderr)
 	case "mail": // edge mail [-n N] [-to ADDRESS]: the development outbox
-		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()))
+		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()), storage.Direct(cfg.DatabaseDirectURL))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "edge mail: %v\n", err)
 			return 1
@@ -104,13 +109,28 @@ func command(name string, args []string) int {
 	case "migrate": // edge migrate: the Kubernetes init container
 		return migrate.Run(args, cfg, os.Stdout, os.Stderr)
 	case "staff": // edge staff grant|revoke EMAIL, edge staff list: who sees /staff/insights
-		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()))
+		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()), storage.Direct(cfg.DatabaseDirectURL))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "edge staff: %v\n", err)
 			return 1
 		}
 		return analytics.RunStaffCommand(args, db, os.Stdout, os.Stderr)
 	}
-	fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: config, purge, mail, healthcheck, migrate, staff)\n", name)
+	fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: config, purge, mail, healthcheck, migrate, staff, sleep)\n", name)
 	return 2
+}
+
+// sleep waits for the one duration argument (at most 5 minutes).
+func sleep(args []string) int {
+	var d time.Duration
+	var err error
+	if len(args) == 1 {
+		d, err = time.ParseDuration(args[0])
+	}
+	if len(args) != 1 || err != nil || d < 0 || d > 5*time.Minute {
+		fmt.Fprintln(os.Stderr, "usage: edge sleep DURATION   (such as 5s; at most 5m)")
+		return 2
+	}
+	time.Sleep(d)
+	return 0
 }

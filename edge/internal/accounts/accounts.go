@@ -53,8 +53,11 @@ type Account struct {
 	// EmailVerifiedAt is when the address's owner proved it (a link sent to
 	// it, or Google's verified e-mail); nil until then (migration 90).
 	EmailVerifiedAt *time.Time
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// ReclaimedAt is when the address's proved owner took the account back
+	// from an unproved registration (linkGoogle; migration 151).
+	ReclaimedAt *time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // TableName keeps the model on migration 3's table.
@@ -87,9 +90,13 @@ type Service struct {
 	// Rate limits, per client IP (request.ClientIP: what the server
 	// middleware resolved) and, for logins, per client IP and account e-mail.
 	LoginByIP, LoginByAccount *ratelimit.Limiter
-	ResetByIP, ResetByAccount *ratelimit.Limiter
-	RegisterByIP, GoogleByIP  *ratelimit.Limiter
-	AvailabilityByIP          *ratelimit.Limiter
+	// LoginAnyAddress limits sign-ins to one account from every address
+	// together, and LoginByDevice those of one known browser, which skips
+	// the per-account limits (device.go).
+	LoginAnyAddress, LoginByDevice *ratelimit.Limiter
+	ResetByIP, ResetByAccount      *ratelimit.Limiter
+	RegisterByIP, GoogleByIP       *ratelimit.Limiter
+	AvailabilityByIP               *ratelimit.Limiter
 
 	// Hashing bounds the password hashes running at once (memory: each
 	// holds argon2's 19 MiB); past its queue deadline the answer is 503.
@@ -99,6 +106,8 @@ type Service struct {
 	now func() time.Time
 	// background runs work the answer must not wait for (sending mail).
 	background func(func())
+	// devices is the device cookies' signing key (device.go).
+	devices deviceKey
 }
 
 // New returns the service. sender may be nil when nothing is e-mailed (tests).
@@ -120,6 +129,8 @@ func New(db *storage.DB, sender mail.Sender, opt Options) *Service {
 		db: db, mail: sender, opt: opt, public: pub,
 		LoginByIP:        ratelimit.For(db, "login_ip", 20, 30*time.Second),
 		LoginByAccount:   ratelimit.For(db, "login_account", 5, time.Minute),
+		LoginAnyAddress:  ratelimit.For(db, "login_account_any", 10, time.Minute),
+		LoginByDevice:    ratelimit.For(db, "login_device", 20, 3*time.Second),
 		ResetByIP:        ratelimit.For(db, "reset_ip", 5, time.Minute),
 		ResetByAccount:   ratelimit.For(db, "reset_account", 3, 10*time.Minute),
 		RegisterByIP:     ratelimit.For(db, "register_ip", 10, time.Minute),
@@ -220,6 +231,7 @@ const (
 	codeVerifyInvalid         = "verifyInvalid"
 	codeVerified              = "verified"
 	codeUnsupportedType       = "unsupportedType"
+	codeReclaimed             = "reclaimed"
 )
 
 // content is shared/content/auth.json, read once.
@@ -237,7 +249,7 @@ var content = func() (c struct {
 		codeStoreNameRequired, codeStoreNameTooShort, codeStoreNameTooLong, codeStoreNameReserved, codeStoreNameTaken,
 		codeStoreNameAvailable, codeInvalidCredentials, codeResetSent, codeResetInvalid, codeGoogleUnavailable,
 		codeGoogleFailed, codeGoogleMissing, codeGoogleEmailUnverified, codeGoogleLinkedElsewhere,
-		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified, codeUnsupportedType} {
+		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified, codeUnsupportedType, codeReclaimed} {
 		if c.Messages[k] == "" {
 			panic("accounts: shared/content/auth.json has no message " + k)
 		}

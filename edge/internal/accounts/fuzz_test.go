@@ -40,7 +40,7 @@ func FuzzAccountDecoders(f *testing.F) {
 	svc := New(db, nil, Options{PublicURL: "http://localhost:8080", GoogleClientID: "fuzz", GoogleIssuerURL: "http://127.0.0.1:1"})
 	svc.background = func(func()) {}
 	svc.Hashing = hashqueue.New(2, time.Minute, 1000)
-	for _, l := range []**ratelimit.Limiter{&svc.LoginByIP, &svc.LoginByAccount, &svc.ResetByIP, &svc.ResetByAccount, &svc.RegisterByIP, &svc.GoogleByIP} {
+	for _, l := range []**ratelimit.Limiter{&svc.LoginByIP, &svc.LoginByAccount, &svc.LoginAnyAddress, &svc.LoginByDevice, &svc.ResetByIP, &svc.ResetByAccount, &svc.RegisterByIP, &svc.GoogleByIP} {
 		*l = ratelimit.New(1<<30, time.Nanosecond)
 	}
 	e := echo.New()

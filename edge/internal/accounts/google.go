@@ -19,7 +19,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/validation"
 )
@@ -103,7 +103,7 @@ type identity struct {
 func (g *google) verify(ctx context.Context, raw string) (*identity, *problem) {
 	p, err := g.load(ctx)
 	if err != nil {
-		slog.Warn("accounts: google discovery", "err", err)
+		slog.WarnContext(ctx, "accounts: google discovery", "err", err)
 		return nil, fail(http.StatusServiceUnavailable, codeGoogleUnavailable)
 	}
 	tok, err := p.Verifier(&oidc.Config{ClientID: g.clientID}).Verify(oidc.ClientContext(ctx, g.client), raw)
@@ -134,7 +134,7 @@ func (g *google) verify(ctx context.Context, raw string) (*identity, *problem) {
 func (g *google) exchange(ctx context.Context, code, redirectURL string, opts ...oauth2.AuthCodeOption) (*identity, *problem) {
 	p, err := g.load(ctx)
 	if err != nil {
-		slog.Warn("accounts: google discovery", "err", err)
+		slog.WarnContext(ctx, "accounts: google discovery", "err", err)
 		return nil, fail(http.StatusServiceUnavailable, codeGoogleUnavailable)
 	}
 	tok, err := g.config(p, redirectURL).Exchange(context.WithValue(ctx, oauth2.HTTPClient, g.client), code, opts...)
@@ -155,7 +155,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 	if s.google == nil {
 		return refuse(c, fail(http.StatusServiceUnavailable, codeGoogleUnavailable), forms.State{})
 	}
-	if ok, wait := s.GoogleByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.GoogleByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, forms.State{})
 	}
 	f, p := read(c)
@@ -180,7 +180,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 		return refuse(c, p, forms.State{})
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
-		slog.Error("accounts: session after google", "err", err)
+		slog.ErrorContext(ctx, "accounts: session after google", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
 	return s.signedIn(c, http.StatusOK, acct)
@@ -194,7 +194,7 @@ func (s *Service) googleRedirect(c echo.Context) error {
 	}
 	p, err := s.google.load(c.Request().Context())
 	if err != nil {
-		slog.Warn("accounts: google discovery", "err", err)
+		slog.WarnContext(c.Request().Context(), "accounts: google discovery", "err", err)
 		return c.Redirect(http.StatusSeeOther, "/login?error="+codeGoogleUnavailable)
 	}
 	state := randomString()
@@ -240,7 +240,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 		back(codeGoogleFailed)
 		return
 	}
-	if ok, _ := s.GoogleByIP.Allow(request.ClientIP(r)); !ok {
+	if ok, _ := s.GoogleByIP.Allow(ratelimit.Client(r)); !ok {
 		back(codeRateLimited)
 		return
 	}
@@ -249,7 +249,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 		var acct *Account
 		if acct, p = s.googleAccount(r.Context(), id); p == nil {
 			if err := s.startSession(r.Context(), w, r, acct); err != nil {
-				slog.Error("accounts: session after google", "err", err)
+				slog.ErrorContext(r.Context(), "accounts: session after google", "err", err)
 				p = errUnavailable
 			} else {
 				http.Redirect(w, r, s.Destination(acct.Status), http.StatusSeeOther)
@@ -270,7 +270,7 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 			return &acct, nil
 		}
 		if !errors.Is(err, gorm.ErrRecordNotFound) {
-			slog.Error("accounts: google lookup", "err", err)
+			slog.ErrorContext(ctx, "accounts: google lookup", "err", err)
 			return nil, errUnavailable
 		}
 		err = db.Where("email = ?", id.Email).First(&acct).Error
@@ -282,22 +282,16 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 			// address was never proved, whoever set the password was never
 			// shown to own it: the verified identity wins, the unproved
 			// password and every session it made are revoked (issue 9).
-			if p := s.linkGoogle(ctx, acct, id.Subject); p != nil {
+			if p := s.linkGoogle(ctx, acct, id); p != nil {
 				return nil, p
 			}
 			continue // read it back (or see who linked it first)
 		}
 		if !errors.Is(err, gorm.ErrRecordNotFound) {
-			slog.Error("accounts: google lookup", "err", err)
+			slog.ErrorContext(ctx, "accounts: google lookup", "err", err)
 			return nil, errUnavailable
 		}
-		name := id.Name
-		if name == "" {
-			name = id.Email[:strings.IndexByte(id.Email, '@')]
-		}
-		if len([]rune(name)) > maxName {
-			name = string([]rune(name)[:maxName])
-		}
+		name := id.displayName()
 		now := s.now()
 		sub := id.Subject
 		acct = Account{Name: name, Email: id.Email, GoogleSubject: &sub, Status: StatusAccountCreated, EmailVerifiedAt: &now, CreatedAt: now, UpdatedAt: now}
@@ -306,7 +300,7 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 			return &acct, nil
 		}
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
-			slog.Error("accounts: google create", "err", err)
+			slog.ErrorContext(ctx, "accounts: google create", "err", err)
 			return nil, errUnavailable
 		}
 		// Someone made it at the same moment: look again.
@@ -320,17 +314,44 @@ func randomString() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// displayName is the identity's name, else the address's local part, cut to
+// the longest name an account takes.
+func (id *identity) displayName() string {
+	name := id.Name
+	if name == "" {
+		name = id.Email[:strings.IndexByte(id.Email, '@')]
+	}
+	if len([]rune(name)) > maxName {
+		name = string([]rune(name)[:maxName])
+	}
+	return name
+}
+
+// orderCancelled is the state linkGoogle leaves the unproved party's pending
+// licence orders in (billing's orders are pending or paid otherwise).
+const orderCancelled = "cancelled"
+
 // linkGoogle links a Google subject to an account found by its (verified)
-// e-mail. An account whose address was never proved loses its password, its
-// sessions and its open e-mailed links in the same transaction.
-func (s *Service) linkGoogle(ctx context.Context, acct Account, subject string) *problem {
+// e-mail. An account whose address was never proved is taken back by its
+// proved owner in the same transaction, leaving nothing of the unproved
+// party (issue 28.7): its password, sessions and open e-mailed links are
+// revoked; the name becomes the owner's, the store name is freed, pending
+// licence orders are cancelled and the status is back to account_created
+// (recorded in account_status_changes); reclaimed_at makes the owner's
+// pages say what happened; and a log line tells the operator.
+func (s *Service) linkGoogle(ctx context.Context, acct Account, id *identity) *problem {
 	now := s.now()
-	updates := map[string]any{"google_subject": subject, "updated_at": now}
+	updates := map[string]any{"google_subject": id.Subject, "updated_at": now}
 	takeover := acct.EmailVerifiedAt == nil
 	if takeover {
 		updates["password_hash"] = ""
 		updates["email_verified_at"] = now
+		updates["name"] = id.displayName()
+		updates["store_name"] = nil
+		updates["status"] = StatusAccountCreated
+		updates["reclaimed_at"] = now
 	}
+	var cancelled int64
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		res := tx.Model(&Account{}).Where("id = ? AND google_subject IS NULL", acct.ID).Updates(updates)
 		if res.Error != nil || res.RowsAffected != 1 || !takeover {
@@ -342,11 +363,27 @@ func (s *Service) linkGoogle(ctx context.Context, acct Account, subject string) 
 		if err := tx.Model(&PasswordReset{}).Where("account_id = ? AND used_at IS NULL", acct.ID).Update("used_at", now).Error; err != nil {
 			return err
 		}
-		return tx.Model(&EmailVerification{}).Where("account_id = ? AND used_at IS NULL", acct.ID).Update("used_at", now).Error
+		if err := tx.Model(&EmailVerification{}).Where("account_id = ? AND used_at IS NULL", acct.ID).Update("used_at", now).Error; err != nil {
+			return err
+		}
+		orders := tx.Exec("UPDATE license_orders SET status = ?, updated_at = ? WHERE account_id = ? AND status = ?", orderCancelled, now, acct.ID, "pending")
+		if orders.Error != nil {
+			return orders.Error
+		}
+		cancelled = orders.RowsAffected
+		if acct.Status != StatusAccountCreated {
+			return tx.Exec("INSERT INTO account_status_changes (account_id, from_status, to_status, reason, order_id, created_at) VALUES (?, ?, ?, ?, '', ?)",
+				acct.ID, acct.Status, StatusAccountCreated, "reclaimed", now).Error
+		}
+		return nil
 	})
 	if err != nil && !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
-		slog.Error("accounts: google link", "err", err)
+		slog.ErrorContext(ctx, "accounts: google link", "err", err)
 		return errUnavailable
+	}
+	if err == nil && takeover {
+		slog.Warn("accounts: account reclaimed by the proved owner of its address (Google); the unproved registration's password, sessions, links, name, store name and pending orders are gone",
+			"account", acct.ID, "previous_status", acct.Status, "orders_cancelled", cancelled)
 	}
 	return nil
 }

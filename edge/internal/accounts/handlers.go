@@ -9,8 +9,8 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/validation"
 )
@@ -40,7 +40,7 @@ func (s *Service) register(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formRegister})
 	}
 	st := shown(formRegister, f, "name", "email", "storeName")
-	if ok, wait := s.RegisterByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.RegisterByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	name, nameProblem := validation.Check("name", f["name"])
@@ -71,9 +71,19 @@ func (s *Service) register(c echo.Context) error {
 		return refuse(c, p, st)
 	}
 	acct := &Account{Name: name, Email: email, PasswordHash: hash, StoreName: &slug, Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
-	if err := s.db.WithContext(ctx).Create(acct).Error; err != nil {
+	// The account and its session in one transaction (issue 28.6): a
+	// registration answered as failed left nothing behind (no account, no
+	// mail), so trying again works.
+	token := newToken()
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(acct).Error; err != nil {
+			return err
+		}
+		return s.createSession(tx, c.Request(), acct, token)
+	})
+	if err != nil {
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
-			slog.Error("accounts: register", "err", err)
+			slog.ErrorContext(ctx, "accounts: register", "err", err)
 			return refuse(c, errUnavailable, st)
 		}
 		// Which unique column? The e-mail is the one to tell first.
@@ -84,12 +94,9 @@ func (s *Service) register(c echo.Context) error {
 		}
 		return refuse(c, fail(http.StatusConflict, codeStoreNameTaken), st)
 	}
+	s.setCookie(c.Response(), token)
 	created := *acct
 	s.background(func() { s.sendVerification(created) })
-	if err := s.startSession(ctx, c.Response(), c.Request(), acct); err != nil {
-		slog.Error("accounts: session after register", "err", err)
-		return refuse(c, errUnavailable, st)
-	}
 	return s.signedIn(c, http.StatusCreated, acct)
 }
 
@@ -101,7 +108,7 @@ func (s *Service) login(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formLogin})
 	}
 	st := shown(formLogin, f, "email")
-	if ok, wait := s.LoginByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.LoginByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
@@ -112,23 +119,36 @@ func (s *Service) login(c echo.Context) error {
 	if p != nil {
 		return refuse(c, p, st)
 	}
-	// Per client IP and account together: an attacker guessing someone's
-	// password is slowed, the owner signing in from another network is not.
-	if ok, wait := s.LoginByAccount.Allow(request.ClientIP(c.Request()) + " " + email); !ok {
-		return limited(c, wait, st)
+	// A browser that signed in to this account before (its device cookie)
+	// is limited on its own; any other is limited per client and account
+	// together, and per account whatever the address (issue 28.4: guesses
+	// from many addresses), so strangers' guesses lock the account to
+	// strangers only.
+	device := s.knownDevice(c.Request(), email)
+	if device != "" {
+		if ok, wait := s.LoginByDevice.Allow(device); !ok {
+			return limited(c, wait, st)
+		}
+	} else {
+		if ok, wait := s.LoginByAccount.Allow(ratelimit.Client(c.Request()) + " " + email); !ok {
+			return limited(c, wait, st)
+		}
+		if ok, wait := s.LoginAnyAddress.Allow(email); !ok {
+			return limited(c, wait, st)
+		}
 	}
 	ctx := c.Request().Context()
 	var acct Account
 	err := s.db.WithContext(ctx).Where("email = ?", email).First(&acct).Error
 	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
-		slog.Error("accounts: login lookup", "err", err)
+		slog.ErrorContext(ctx, "accounts: login lookup", "err", err)
 		return refuse(c, errUnavailable, st)
 	}
 	hash := acct.PasswordHash
 	if hash == "" {
 		hash = dummyHash() // no account, or Google-only: same work, same answer
 	}
-	ok, p := s.check(ctx, hash, f["password"])
+	ok, p := s.check(ctx, hash, f["password"], device != "")
 	if p != nil {
 		return refuse(c, p, st)
 	}
@@ -136,9 +156,10 @@ func (s *Service) login(c echo.Context) error {
 		return refuse(c, fail(http.StatusUnauthorized, codeInvalidCredentials), st)
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {
-		slog.Error("accounts: session", "err", err)
+		slog.ErrorContext(ctx, "accounts: session", "err", err)
 		return refuse(c, errUnavailable, st)
 	}
+	s.setDeviceCookie(c.Response(), c.Request(), email)
 	return s.signedIn(c, http.StatusOK, &acct)
 }
 
@@ -146,7 +167,7 @@ func (s *Service) login(c echo.Context) error {
 // browser's session (signed in or not, the answer is the same).
 func (s *Service) logout(c echo.Context) error {
 	if err := s.endSession(c.Request().Context(), c.Response(), c.Request()); err != nil {
-		slog.Error("accounts: logout", "err", err)
+		slog.ErrorContext(c.Request().Context(), "accounts: logout", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
 	if isForm(c.Request()) {
@@ -164,7 +185,7 @@ func (s *Service) isLoggedIn(c echo.Context) error {
 	c.Response().Header().Add("Vary", "Cookie")
 	acct, err := s.current(c.Request().Context(), c.Response(), c.Request())
 	if err != nil {
-		slog.Error("accounts: session lookup", "err", err)
+		slog.ErrorContext(c.Request().Context(), "accounts: session lookup", "err", err)
 		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 	}
 	if acct == nil {

@@ -52,7 +52,7 @@ func newSite(t *testing.T, db *storage.DB, sender mail.Sender, edit func(*Option
 	st.svc.now = st.now
 	st.svc.background = func(f func()) { f() } // mail is sent before the answer, so tests can look for it
 	// Generous limits; TestLoginRateLimited sets tight ones.
-	for _, l := range []**ratelimit.Limiter{&st.svc.LoginByIP, &st.svc.LoginByAccount, &st.svc.ResetByIP, &st.svc.ResetByAccount, &st.svc.RegisterByIP, &st.svc.GoogleByIP} {
+	for _, l := range []**ratelimit.Limiter{&st.svc.LoginByIP, &st.svc.LoginByAccount, &st.svc.LoginAnyAddress, &st.svc.LoginByDevice, &st.svc.ResetByIP, &st.svc.ResetByAccount, &st.svc.RegisterByIP, &st.svc.GoogleByIP} {
 		*l = ratelimit.New(1000, time.Millisecond)
 	}
 	// The server middleware's client IP (request.ClientIP), stood in for by

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"omnibus/shared"
 )
@@ -55,7 +56,7 @@ func (s *Service) Pages(next http.Handler) http.Handler {
 			w.Header().Set("Referrer-Policy", "no-referrer")
 		}
 		if acct != nil {
-			r.Header.Set(AccountHeader, accountJSON(acct.Status))
+			r.Header.Set(AccountHeader, accountJSON(acct.Status, s.notice(acct)))
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -75,17 +76,32 @@ func (s *Service) pageAccount(w http.ResponseWriter, r *http.Request) *Account {
 	}
 	acct, err := s.current(r.Context(), w, r)
 	if err != nil {
-		slog.Error("accounts: session lookup", "err", err)
+		slog.ErrorContext(r.Context(), "accounts: session lookup", "err", err)
 		return nil
 	}
 	return acct
 }
 
-// accountJSON is AccountHeader's value for a signed-in visitor.
-func accountJSON(status string) string {
+// accountJSON is AccountHeader's value for a signed-in visitor; notice, when
+// set, names a message of shared/content/auth.json the pages show.
+func accountJSON(status, notice string) string {
 	b, _ := json.Marshal(struct {
 		IsLoggedIn         bool   `json:"isLoggedIn"`
 		OmnicustomerStatus string `json:"omnicustomerStatus"`
-	}{true, status})
+		Notice             string `json:"notice,omitempty"`
+	}{true, status, notice})
 	return string(b)
+}
+
+// reclaimedNotice is how long the owner's pages say that the account was
+// taken back from an unproved registration (issue 28.7).
+const reclaimedNotice = 24 * time.Hour
+
+// notice is the message a signed-in visitor's pages show: "reclaimed" for
+// a day after the proved owner took the account back, else "".
+func (s *Service) notice(acct *Account) string {
+	if acct.ReclaimedAt != nil && s.now().Sub(*acct.ReclaimedAt) < reclaimedNotice {
+		return codeReclaimed
+	}
+	return ""
 }

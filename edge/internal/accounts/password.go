@@ -142,9 +142,14 @@ func (s *Service) hash(ctx context.Context, password string) (h string, p *probl
 	return h, nil
 }
 
-// check is checkPassword run under the hashing bound.
-func (s *Service) check(ctx context.Context, hash, password string) (ok bool, p *problem) {
-	if err := s.Hashing.Do(ctx, func() { ok = checkPassword(hash, password) }); err != nil {
+// check is checkPassword run under the hashing bound; a known device's
+// check goes ahead of strangers' (hashqueue.DoFirst).
+func (s *Service) check(ctx context.Context, hash, password string, knownDevice bool) (ok bool, p *problem) {
+	do := s.Hashing.Do
+	if knownDevice {
+		do = s.Hashing.DoFirst
+	}
+	if err := do(ctx, func() { ok = checkPassword(hash, password) }); err != nil {
 		return false, errBusy
 	}
 	return ok, nil

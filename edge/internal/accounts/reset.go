@@ -12,8 +12,8 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/ratelimit"
 )
 
 // resetTTL is how long an e-mailed reset link works.
@@ -43,7 +43,7 @@ func (s *Service) forgotPassword(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formForgot})
 	}
 	st := shown(formForgot, f, "email")
-	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.ResetByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
@@ -99,7 +99,7 @@ func (s *Service) resetPassword(c echo.Context) error {
 	if p != nil {
 		return refuse(c, p, st)
 	}
-	if ok, wait := s.ResetByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.ResetByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	token := f["token"]
@@ -156,11 +156,11 @@ func (s *Service) resetPassword(c echo.Context) error {
 		return refuse(c, pb, st)
 	}
 	if err != nil {
-		slog.Error("accounts: reset password", "err", err)
+		slog.ErrorContext(ctx, "accounts: reset password", "err", err)
 		return refuse(c, errUnavailable, st)
 	}
 	if err := s.startSession(ctx, c.Response(), c.Request(), &acct); err != nil {
-		slog.Error("accounts: session after reset", "err", err)
+		slog.ErrorContext(ctx, "accounts: session after reset", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
 	return s.signedIn(c, http.StatusOK, &acct)

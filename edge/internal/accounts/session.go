@@ -50,24 +50,28 @@ func validToken(t string) bool {
 // session fixed before sign-in is worthless), the old one of this browser
 // deleted, the cookie set. Expired sessions of anyone are pruned on the way.
 func (s *Service) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, acct *Account) error {
-	now := s.now()
 	token := newToken()
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if old, err := r.Cookie(CookieName); err == nil && validToken(old.Value) {
-			if err := tx.Delete(&Session{}, "id = ?", tokenHash(old.Value)).Error; err != nil {
-				return err
-			}
-		}
-		if err := tx.Delete(&Session{}, "last_seen_at < ?", now.Add(-s.opt.SessionTTL)).Error; err != nil {
-			return err
-		}
-		return tx.Create(&Session{ID: tokenHash(token), AccountID: acct.ID, CreatedAt: now, LastSeenAt: now}).Error
-	})
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return s.createSession(tx, r, acct, token) })
 	if err != nil {
 		return err
 	}
 	s.setCookie(w, token)
 	return nil
+}
+
+// createSession stores a session of token for acct in tx (replacing this
+// browser's old one); the caller sets the cookie once tx has committed.
+func (s *Service) createSession(tx *gorm.DB, r *http.Request, acct *Account, token string) error {
+	now := s.now()
+	if old, err := r.Cookie(CookieName); err == nil && validToken(old.Value) {
+		if err := tx.Delete(&Session{}, "id = ?", tokenHash(old.Value)).Error; err != nil {
+			return err
+		}
+	}
+	if err := tx.Delete(&Session{}, "last_seen_at < ?", now.Add(-s.opt.SessionTTL)).Error; err != nil {
+		return err
+	}
+	return tx.Create(&Session{ID: tokenHash(token), AccountID: acct.ID, CreatedAt: now, LastSeenAt: now}).Error
 }
 
 // current is the signed-in account of this request, or nil. A session idle

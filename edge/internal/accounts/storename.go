@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
-	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/validation"
@@ -92,7 +91,7 @@ type availability struct {
 // that is empty is a 400; one that is too short, too long, reserved or taken
 // is simply not available, with the reason.
 func (s *Service) checkAvailability(c echo.Context) error {
-	if ok, wait := s.AvailabilityByIP.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.AvailabilityByIP.Allow(ratelimit.Client(c.Request())); !ok {
 		return ratelimit.Refuse(c, wait)
 	}
 	raw := c.QueryParam("name")

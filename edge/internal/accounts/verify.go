@@ -53,12 +53,12 @@ func (s *Service) sendVerification(acct Account) {
 // Neither the link nor the body is ever logged.
 func (s *Service) mailLink(ctx context.Context, acct Account, t mailTemplate, link string) {
 	if s.mail == nil {
-		slog.Error("accounts: no mail sender; link not sent", "account", acct.ID, "subject", t.Subject)
+		slog.ErrorContext(ctx, "accounts: no mail sender; link not sent", "account", acct.ID, "subject", t.Subject)
 		return
 	}
 	body := mail.Fill(t.Body, map[string]string{"name": acct.Name, "link": link})
 	if err := s.mail.Send(ctx, mail.Message{To: acct.Email, Subject: t.Subject, Text: body}); err != nil {
-		slog.Error("accounts: send mail", "err", err, "account", acct.ID, "subject", t.Subject)
+		slog.ErrorContext(ctx, "accounts: send mail", "err", err, "account", acct.ID, "subject", t.Subject)
 	}
 }
 
@@ -96,7 +96,7 @@ func (s *Service) verifyEmail(c echo.Context) error {
 		return seeOther(c, "/login?error="+pb.code)
 	}
 	if err != nil {
-		slog.Error("accounts: verify email", "err", err)
+		slog.ErrorContext(ctx, "accounts: verify email", "err", err)
 		return seeOther(c, "/login?error="+codeUnavailable)
 	}
 	return seeOther(c, "/login?verified=1")

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -40,6 +41,7 @@ import (
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/security"
@@ -105,6 +107,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		log = slog.Default()
 	}
 	a := &App{Config: cfg, Log: log}
+	// The rate limits' ceiling and IPv6 network, before any limiter is made.
+	ratelimit.MaxKeys, ratelimit.IPv6Prefix = cfg.RateLimitMaxKeys, cfg.RateLimitIPv6Prefix
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -117,7 +121,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if a.DB == nil {
 		// Production refuses a schema migrated by a newer edge; development
 		// (a branch switched back) says so loudly and goes on.
-		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development())); err != nil {
+		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()), storage.Direct(cfg.DatabaseDirectURL)); err != nil {
 			return nil, err
 		}
 		if s := a.DB.Schema; s.Newer() {
@@ -203,11 +207,22 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The articles and help topics that exist: any other slug is the one
+	// shared not-found page, not a render of its own.
+	articles, err := content.Paths()
+	if err != nil {
+		return nil, err
+	}
+	policies = policies.WithPages(articles)
+	if v := manifestVersion(deps.AssetsDir, cfg.SSRDir); v != "" {
+		policies = policies.WithManifestVersion(v)
+	}
 	if a.Metrics != nil {
 		pages = a.Metrics.Renders(pages)
 	}
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
 		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log, Security: secure})
+		a.Cache.SetCDN(cfg.CDNPurgeList(), nil) // purges begun here reach the CDN in front too
 		fanCtx, stopFanout := context.WithCancel(context.Background())
 		a.closers = append(a.closers, stopFanout)
 		if err := a.Cache.StartFanout(fanCtx, a.DB); err != nil { // PostgreSQL: purges reach every instance
@@ -217,6 +232,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		if a.Metrics != nil {
 			pages = a.Metrics.PageCache(pages)
 			a.Metrics.WatchCache(a.Cache.Stats)
+			if _, ok := a.Cache.PurgeListenerUp(); ok {
+				a.Metrics.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
+			}
 		}
 	}
 
@@ -450,6 +468,19 @@ func loopbackAddr(a net.Addr) string {
 		panic(fmt.Sprintf("listener address %q: %v", a, err))
 	}
 	return net.JoinHostPort("127.0.0.1", port)
+}
+
+// manifestVersion is the client build's React Router version, from its
+// assets/manifest-<version>.js, or "" when there is not exactly one.
+func manifestVersion(assetsDir, ssrDir string) string {
+	if assetsDir == "" {
+		assetsDir = filepath.Join(ssrDir, "build", "client")
+	}
+	m, _ := filepath.Glob(filepath.Join(assetsDir, "assets", "manifest-*.js"))
+	if len(m) != 1 {
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(m[0]), "manifest-"), ".js")
 }
 
 // paymentProvider is Stripe, the test-mode page, or nil (payments off, said

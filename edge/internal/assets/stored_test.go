@@ -103,12 +103,15 @@ func pagesOf(t *testing.T, dir string) string {
 	t.Helper()
 	var html strings.Builder
 	html.WriteString("<!doctype html><html><head>")
-	entries, _ := os.ReadDir(filepath.Join(dir, "assets"))
-	for _, e := range entries {
-		if n := e.Name(); !strings.HasSuffix(n, ".br") && !strings.HasSuffix(n, ".gz") {
-			fmt.Fprintf(&html, `<link rel="modulepreload" href="/assets/%s">`, n)
+	// Every file, nested ones too (the preview images under assets/og/).
+	filepath.WalkDir(filepath.Join(dir, "assets"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".br") || strings.HasSuffix(p, ".gz") {
+			return err
 		}
-	}
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(&html, `<link rel="modulepreload" href="/%s">`, filepath.ToSlash(rel))
+		return nil
+	})
 	html.WriteString("</head><body>page</body></html>")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

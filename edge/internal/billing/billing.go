@@ -252,7 +252,7 @@ func read(c echo.Context) (map[string]string, bool) {
 func (s *Service) signedIn(c echo.Context, page string) (*accounts.Account, error) {
 	acct, err := s.sessions.Current(c.Response(), c.Request())
 	if err != nil {
-		slog.Error("billing: session lookup", "err", err)
+		slog.ErrorContext(c.Request().Context(), "billing: session lookup", "err", err)
 		return nil, refuse(c, page, http.StatusServiceUnavailable, codeUnavailable)
 	}
 	if acct == nil {
@@ -351,7 +351,7 @@ func (s *Service) initialise(c echo.Context) error {
 		return err
 	})
 	if err != nil {
-		slog.Error("billing: initialise", "err", err)
+		slog.ErrorContext(c.Request().Context(), "billing: initialise", "err", err)
 		return refuse(c, page, http.StatusServiceUnavailable, codeUnavailable)
 	}
 	next := paymentPath(o)
@@ -396,7 +396,7 @@ func (s *Service) purchasePetPawlor(c echo.Context) error {
 		SubtotalPaise: ch.SubtotalPaise, GSTPaise: ch.GSTPaise, TotalPaise: ch.TotalPaise, Currency: s.cat.Currency,
 		Status: OrderPending, Provider: s.providerName(), CreatedAt: now, UpdatedAt: now}
 	if err := s.db.WithContext(c.Request().Context()).Create(o).Error; err != nil {
-		slog.Error("billing: petpawlor order", "err", err)
+		slog.ErrorContext(c.Request().Context(), "billing: petpawlor order", "err", err)
 		return refuse(c, page, http.StatusServiceUnavailable, codeUnavailable)
 	}
 	if isForm(c.Request()) {
@@ -440,12 +440,12 @@ func (s *Service) showPaymentPage(product string) echo.HandlerFunc {
 		ctx := c.Request().Context()
 		acct, err := s.sessions.Current(c.Response(), c.Request())
 		if err != nil {
-			slog.Error("billing: session lookup", "err", err)
+			slog.ErrorContext(ctx, "billing: session lookup", "err", err)
 			return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 		}
 		o, err := s.ownOrder(ctx, acct, c.Param("id"), product)
 		if err != nil {
-			slog.Error("billing: order lookup", "err", err)
+			slog.ErrorContext(ctx, "billing: order lookup", "err", err)
 			return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 		}
 		if o == nil {
@@ -465,13 +465,13 @@ func (s *Service) showPaymentPage(product string) echo.HandlerFunc {
 			SuccessURL: s.absolute(s.successPath(o)), CancelURL: s.absolute(s.cancelPath(o)),
 		})
 		if err != nil {
-			slog.Error("billing: checkout", "provider", s.providerName(), "order", o.ID, "err", err)
+			slog.ErrorContext(ctx, "billing: checkout", "provider", s.providerName(), "order", o.ID, "err", err)
 			return response.Error(c, http.StatusBadGateway, Message(codeProviderFailed))
 		}
 		err = s.db.WithContext(ctx).Model(&Order{}).Where("id = ?", o.ID).
 			Updates(map[string]any{"provider": s.providerName(), "provider_ref": sess.ID, "updated_at": s.now()}).Error
 		if err != nil {
-			slog.Error("billing: order provider ref", "err", err)
+			slog.ErrorContext(ctx, "billing: order provider ref", "err", err)
 			return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 		}
 		return c.Redirect(http.StatusSeeOther, sess.URL)
@@ -505,7 +505,7 @@ func (s *Service) current(c echo.Context) error {
 	c.Response().Header().Add("Vary", "Cookie")
 	acct, err := s.sessions.Current(c.Response(), c.Request())
 	if err != nil {
-		slog.Error("billing: session lookup", "err", err)
+		slog.ErrorContext(c.Request().Context(), "billing: session lookup", "err", err)
 		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 	}
 	if acct == nil {
@@ -513,7 +513,7 @@ func (s *Service) current(c echo.Context) error {
 	}
 	var orders []Order
 	if err := s.db.WithContext(c.Request().Context()).Where("account_id = ?", acct.ID).Order("created_at DESC").Limit(20).Find(&orders).Error; err != nil {
-		slog.Error("billing: orders", "err", err)
+		slog.ErrorContext(c.Request().Context(), "billing: orders", "err", err)
 		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 	}
 	views := make([]orderJSON, 0, len(orders))
@@ -545,7 +545,7 @@ func (s *Service) orderStatus(c echo.Context) error {
 	}
 	o, err := s.ownOrder(c.Request().Context(), acct, c.Param("id"), "")
 	if err != nil {
-		slog.Error("billing: order lookup", "err", err)
+		slog.ErrorContext(c.Request().Context(), "billing: order lookup", "err", err)
 		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 	}
 	if o == nil {

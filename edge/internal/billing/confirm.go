@@ -113,7 +113,7 @@ func (s *Service) webhook(c echo.Context) error {
 	}
 	ev, err := parser.ParseEvent(payload, c.Request().Header.Get("Stripe-Signature"))
 	if err != nil {
-		slog.Warn("billing: webhook refused", "err", err)
+		slog.WarnContext(c.Request().Context(), "billing: webhook refused", "err", err)
 		if errors.Is(err, ErrBadSignature) {
 			return response.Error(c, http.StatusBadRequest, Message(codeBadSignature))
 		}
@@ -122,7 +122,7 @@ func (s *Service) webhook(c echo.Context) error {
 	crash("received")
 	outcome, err := s.confirm(c.Request().Context(), s.opt.Provider.Name(), ev, payload)
 	if err != nil {
-		slog.Error("billing: webhook not stored; the provider will retry", "event", ev.ID, "err", err)
+		slog.ErrorContext(c.Request().Context(), "billing: webhook not stored; the provider will retry", "event", ev.ID, "err", err)
 		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 	}
 	crash("committed")

@@ -61,7 +61,7 @@ func (s *Service) testModeSession(tm *TestMode) echo.HandlerFunc {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		o, err := s.testOrder(c)
 		if err != nil {
-			slog.Error("billing: test-mode order", "err", err)
+			slog.ErrorContext(c.Request().Context(), "billing: test-mode order", "err", err)
 			return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 		}
 		if o == nil {
@@ -80,7 +80,7 @@ func (s *Service) testModePay(tm *TestMode) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		o, err := s.testOrder(c)
 		if err != nil {
-			slog.Error("billing: test-mode order", "err", err)
+			slog.ErrorContext(c.Request().Context(), "billing: test-mode order", "err", err)
 			return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 		}
 		if o == nil {
@@ -90,7 +90,7 @@ func (s *Service) testModePay(tm *TestMode) echo.HandlerFunc {
 		ev := Event{ID: "evt_" + ref, Type: "checkout.session.completed", OrderID: o.ID, SessionID: ref, Paid: true, TotalPaise: o.TotalPaise, Currency: o.Currency}
 		outcome, err := s.confirm(c.Request().Context(), tm.Name(), ev, []byte(`{"testMode":true,"session":"`+ref+`"}`))
 		if err != nil {
-			slog.Error("billing: test-mode payment", "err", err)
+			slog.ErrorContext(c.Request().Context(), "billing: test-mode payment", "err", err)
 			return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 		}
 		if isForm(c.Request()) {

@@ -92,6 +92,9 @@ type Cache struct {
 
 	fanout *fanout // set by StartFanout on PostgreSQL
 
+	cdn       []string // caches in front, told of each purge (SetCDN)
+	cdnClient *http.Client
+
 	testHookFetch func() // called as a request starts waiting for a render
 }
 
@@ -144,9 +147,20 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 	// policy lookup; a miss checks the route first.
 	key := Key(r.URL)
 	old := c.store.get(key)
-	if old == nil && c.policies.For(r.URL.Path).Private {
-		bypass(w, r, next)
-		return
+	if old == nil {
+		policy, known := c.policies.match(r.URL.Path)
+		if policy.Private {
+			bypass(w, r, next)
+			return
+		}
+		if !known {
+			// Every path the route table does not know is the one
+			// not-found page: one render and one entry for them all, so
+			// random paths are neither renders nor entries of their own
+			// (issue 28.2).
+			key = notFoundKey(r.URL.Path)
+			old = c.store.get(key)
+		}
 	}
 	if old != nil {
 		// One clock read serves the freshness check and the Age header.
@@ -176,6 +190,19 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 		// to share: this visitor asks for its own.
 		bypass(w, r, next)
 	}
+}
+
+// notFoundPath is the path the shared not-found page is rendered at and
+// stored under: a path no route of the table has.
+const notFoundPath = "/__not-found"
+
+// notFoundKey is the key of the not-found page for a path the route table
+// does not know (its React Router data request for a .data path).
+func notFoundKey(path string) string {
+	if strings.HasSuffix(path, ".data") {
+		return notFoundPath + ".data"
+	}
+	return notFoundPath
 }
 
 // anonymousRead reports whether a request may be answered from the shared
@@ -352,6 +379,9 @@ func renderRequest(ctx context.Context, orig *http.Request, key string) (*http.R
 	u.RawQuery = ""
 	if _, q, ok := strings.Cut(key, "?"); ok {
 		u.RawQuery = q
+	}
+	if p := keyPath(key); p == notFoundPath || p == notFoundPath+".data" {
+		u.Path, u.RawPath = p, "" // the not-found page, for whatever path asked
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -34,6 +35,14 @@ func (ps Policies) Canonical(next http.Handler) http.Handler {
 		}
 		spelled := ps.spelling(path.Clean(u.Path))
 		clean := (&url.URL{Path: spelled}).EscapedPath()
+		if clean == manifestPath && ps.manifestVersion != "" && u.Query().Get("version") != ps.manifestVersion {
+			// An old (or made-up) build's route discovery: React Router's
+			// own answer, reload the document, without asking it.
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("X-Remix-Reload-Document", "true")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		query := ps.keptQuery(clean, u.RawQuery)
 		if clean != u.EscapedPath() {
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
@@ -63,12 +72,16 @@ const manifestPath = "/__manifest"
 
 var manifestQuery = map[string]bool{"paths": true, "version": true}
 
-// keptQuery is raw with only the parameters the page at p reads, sorted.
+// keptQuery is raw with only the parameters the page at p reads, sorted. A
+// cached page keeps a parameter only with a value the route table declares
+// (the first such value), so random values are neither renders nor cache
+// entries of their own (issue 28.2).
 func (ps Policies) keptQuery(p, raw string) string {
 	if raw == "" {
 		return ""
 	}
-	keep := ps.For(p).Query
+	policy := ps.For(p)
+	keep := policy.Query
 	if p == manifestPath {
 		keep = manifestQuery
 	}
@@ -77,10 +90,46 @@ func (ps Policies) keptQuery(p, raw string) string {
 		return ""
 	}
 	q, _ := url.ParseQuery(raw) // what parses; the rest is junk anyway
-	for name := range q {
-		if !keep[name] && !(data && name == dataQuery) {
+	for name, vs := range q {
+		switch {
+		case !keep[name] && !(data && name == dataQuery):
+			delete(q, name)
+		case p == manifestPath && name == "paths":
+			q[name] = ps.knownPaths(vs)
+		case p == manifestPath || policy.Private && name != dataQuery:
+			// the manifest's version; a private page's own parameters
+		default:
+			i := slices.IndexFunc(vs, func(v string) bool { return ps.allowed(name, v) })
+			if i < 0 {
+				delete(q, name)
+			} else {
+				q[name] = vs[i : i+1]
+			}
+		}
+		if len(q[name]) == 0 {
 			delete(q, name)
 		}
 	}
 	return q.Encode()
+}
+
+// knownPaths keeps, of the manifest's comma-separated paths, the pages of
+// the route table (at most 64): the manifest of a path it does not know is
+// the not-found route's, which the client falls back to anyway.
+func (ps Policies) knownPaths(vs []string) []string {
+	var kept []string
+	for _, p := range strings.Split(strings.Join(vs, ","), ",") {
+		if _, known := ps.match(p); known && p != manifestPath && p == canonicalPath(p) && len(kept) < 64 && !slices.Contains(kept, p) {
+			kept = append(kept, p)
+		}
+	}
+	if kept == nil {
+		return nil
+	}
+	return []string{strings.Join(kept, ",")}
+}
+
+// canonicalPath is the escaped form of the cleaned, decoded path p.
+func canonicalPath(p string) string {
+	return (&url.URL{Path: path.Clean(p)}).EscapedPath()
 }

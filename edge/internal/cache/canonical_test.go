@@ -48,9 +48,21 @@ func TestCanonicalAddresses(t *testing.T) {
 	if q := up.lastRequest().URL.RawQuery; q != "outcome=sent" {
 		t.Errorf("/contact-us: renderer saw %q", q)
 	}
-	get(h, "/features.data?_routes=routes%2Ffeatures&x=1")
-	if q := up.lastRequest().URL.RawQuery; q != "_routes=routes%2Ffeatures" {
+	get(h, "/features.data?_routes=root%2Cfeatures&x=1")
+	if q := up.lastRequest().URL.RawQuery; q != "_routes=root%2Cfeatures" {
 		t.Errorf("/features.data: renderer saw %q", q)
+	}
+	// A cached page's parameter keeps only a value the route table declares
+	// (issue 28.2); React Router's _routes only this table's route ids.
+	for _, junk := range []string{"?outcome=x1", "?newsletter=random", "?newsletter=error&reason=nope"} {
+		get(h, "/contact-us"+junk)
+		if q := up.lastRequest().URL.RawQuery; q != "" && q != "newsletter=error" {
+			t.Errorf("/contact-us%s: renderer saw %q", junk, q)
+		}
+	}
+	get(h, "/features.data?_routes=routes%2Fevil")
+	if q := up.lastRequest().URL.RawQuery; q != "" {
+		t.Errorf("/features.data?_routes=routes/evil: renderer saw %q", q)
 	}
 
 	for from, to := range map[string]string{
@@ -75,9 +87,10 @@ func TestCanonicalAddresses(t *testing.T) {
 		t.Errorf("POST //features/ reached the renderer as %q", p)
 	}
 
-	// /features, its newsletter outcome and its data request.
-	if n, err := c.Purge(Target{Path: "/features"}); err != nil || n != 3 {
-		t.Fatalf("purge /features: %d %v, want its 3 entries", n, err)
+	// /features, its newsletter outcome and its data requests (with the
+	// route ids, and with the made-up ids dropped).
+	if n, err := c.Purge(Target{Path: "/features"}); err != nil || n != 4 {
+		t.Fatalf("purge /features: %d %v, want its 4 entries", n, err)
 	}
 	expect(t, get(h, "/features?junk=1"), 200, "MISS")
 }
@@ -96,6 +109,21 @@ func TestManifestKeepsItsQuery(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Ffeatures%2C%2Fblog&version=abc123&utm_source=x", nil))
 	if got != "paths=%2Ffeatures%2C%2Fblog&version=abc123" {
 		t.Fatalf("the renderer saw %q", got)
+	}
+	// Paths it does not know are dropped from the question (issue 28.2).
+	got = ""
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Fxq7z%2C%2Ffeatures&version=abc123", nil))
+	if got != "paths=%2Ffeatures&version=abc123" {
+		t.Fatalf("the renderer saw %q", got)
+	}
+	// With the build's version known, another version is answered as React
+	// Router would (reload the document), without the renderer.
+	got = "-"
+	w := httptest.NewRecorder()
+	ps.WithManifestVersion("abc123").Canonical(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery })).
+		ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Ffeatures&version=made-up", nil))
+	if got != "-" || w.Code != http.StatusNoContent || w.Header().Get("X-Remix-Reload-Document") != "true" {
+		t.Fatalf("a made-up version: %d %v, renderer saw %q", w.Code, w.Header(), got)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,6 +22,7 @@ type fanout struct {
 	dsn     string
 	channel string
 	origin  string // this instance, to skip its own notifications
+	up      atomic.Bool
 }
 
 // purgeMessage is a NOTIFY payload.
@@ -43,12 +45,19 @@ func (c *Cache) StartFanout(ctx context.Context, db *storage.DB) error {
 	}
 	b := make([]byte, 8)
 	rand.Read(b)
-	f := &fanout{c: c, db: db, dsn: db.DSN, origin: hex.EncodeToString(b)}
+	// LISTEN holds one server session for as long as the edge runs: never
+	// through a transaction-mode pooler (DATABASE_DIRECT_URL).
+	dsn := db.DirectDSN
+	if dsn == "" {
+		dsn = db.DSN
+	}
+	f := &fanout{c: c, db: db, dsn: dsn, origin: hex.EncodeToString(b)}
 	conn, err := f.listen(ctx)
 	if err != nil {
 		return err
 	}
 	c.fanout = f
+	f.up.Store(true)
 	go f.run(ctx, conn)
 	return nil
 }
@@ -82,6 +91,7 @@ func (f *fanout) run(ctx context.Context, conn *pgx.Conn) {
 	backoff := time.Second
 	for {
 		err := f.receive(ctx, conn)
+		f.up.Store(false)
 		conn.Close(context.Background())
 		if ctx.Err() != nil {
 			return
@@ -99,6 +109,7 @@ func (f *fanout) run(ctx context.Context, conn *pgx.Conn) {
 			backoff = min(2*backoff, 30*time.Second)
 		}
 		backoff = time.Second
+		f.up.Store(true)
 		f.c.purgeLocal(Target{All: true})
 	}
 }
@@ -118,6 +129,16 @@ func (f *fanout) receive(ctx context.Context, conn *pgx.Conn) error {
 			f.c.purgeLocal(m.Target)
 		}
 	}
+}
+
+// PurgeListenerUp reports whether purges from other instances reach this
+// one: ok is false when there is no fan-out (SQLite), up whether its LISTEN
+// connection is in place.
+func (c *Cache) PurgeListenerUp() (up, ok bool) {
+	if c.fanout == nil {
+		return false, false
+	}
+	return c.fanout.up.Load(), true
 }
 
 // send NOTIFYs the other instances.

@@ -3,6 +3,8 @@ package cache
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,11 +28,22 @@ type Policy struct {
 type Policies struct {
 	routes   []routePolicy
 	notFound Policy
+	// values: the values a cached page's kept parameter may have (the route
+	// table's queryValues); ids: the route ids (React Router's _routes).
+	values map[string]func(string) bool
+	ids    map[string]bool
+	// pages are the pages of the routes with a parameter (/blog/article/:slug)
+	// that exist (WithPages); nil: every value of the parameter is a page.
+	pages map[string]bool
+	// manifestVersion is the client build's version (WithManifestVersion);
+	// "" when unknown.
+	manifestVersion string
 }
 
 type routePolicy struct {
 	segments []string // ":slug" matches any one segment
 	policy   Policy
+	param    bool // a segment is a parameter
 }
 
 // ParsePolicies reads the shared route table (shared/routes.json): every
@@ -39,11 +52,13 @@ type routePolicy struct {
 func ParsePolicies(routesJSON []byte) (Policies, error) {
 	var table struct {
 		NotFound struct {
+			ID     string          `json:"id"`
 			Layout string          `json:"layout"`
 			Cache  json.RawMessage `json:"cache"`
 			Query  []string        `json:"query"`
 		} `json:"notFound"`
-		LayoutQuery map[string][]string `json:"layoutQuery"`
+		LayoutQuery map[string][]string        `json:"layoutQuery"`
+		QueryValues map[string]json.RawMessage `json:"queryValues"`
 		Routes      []struct {
 			ID     string          `json:"id"`
 			Path   string          `json:"path"`
@@ -61,15 +76,78 @@ func ParsePolicies(routesJSON []byte) (Policies, error) {
 		return Policies{}, fmt.Errorf("cache: notFound: %w", err)
 	}
 	ps.notFound.Query = querySet(table.NotFound.Query, table.LayoutQuery[table.NotFound.Layout])
+	ps.values = map[string]func(string) bool{}
+	for name, raw := range table.QueryValues {
+		if strings.HasPrefix(name, "$") {
+			continue
+		}
+		var list []string
+		var pattern string
+		switch {
+		case json.Unmarshal(raw, &list) == nil:
+			ps.values[name] = func(v string) bool { return slices.Contains(list, v) }
+		case json.Unmarshal(raw, &pattern) == nil:
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				return Policies{}, fmt.Errorf("cache: queryValues %s: %w", name, err)
+			}
+			ps.values[name] = re.MatchString
+		default:
+			return Policies{}, fmt.Errorf("cache: queryValues %s: a list of values or a pattern, got %s", name, raw)
+		}
+	}
+	ps.ids = map[string]bool{"root": true, table.NotFound.ID: true}
 	for _, r := range table.Routes {
 		p, err := parsePolicy(r.Cache)
 		if err != nil {
 			return Policies{}, fmt.Errorf("cache: route %s: %w", r.ID, err)
 		}
 		p.Query = querySet(r.Query, table.LayoutQuery[r.Layout])
-		ps.routes = append(ps.routes, routePolicy{segments: routepath.Split(r.Path), policy: p})
+		for name := range p.Query {
+			if !p.Private && ps.values[name] == nil {
+				return Policies{}, fmt.Errorf("cache: route %s keeps parameter %s, whose values queryValues does not declare", r.ID, name)
+			}
+		}
+		segs := routepath.Split(r.Path)
+		param := slices.ContainsFunc(segs, func(s string) bool { return strings.HasPrefix(s, ":") })
+		ps.routes = append(ps.routes, routePolicy{segments: segs, policy: p, param: param})
+		ps.ids[r.ID] = true
 	}
 	return ps, nil
+}
+
+// WithPages names the pages of the route table's routes with a parameter
+// (the articles of /blog/article/:slug, ...): any other value of the
+// parameter is the not-found page, without a render of its own.
+func (ps Policies) WithPages(paths []string) Policies {
+	ps.pages = map[string]bool{}
+	for _, p := range paths {
+		ps.pages[canonicalPath(p)] = true
+	}
+	return ps
+}
+
+// WithManifestVersion names the client build's version (React Router's
+// manifest-<version>.js): a manifest request for another version is
+// answered by Canonical as React Router answers it (204, reload the
+// document), without a render per made-up version.
+func (ps Policies) WithManifestVersion(v string) Policies {
+	ps.manifestVersion = v
+	return ps
+}
+
+// allowed reports whether a cached page's parameter name may have value v.
+func (ps Policies) allowed(name, v string) bool {
+	if name == dataQuery { // React Router's data request: route ids
+		for _, id := range strings.Split(v, ",") {
+			if !ps.ids[id] {
+				return false
+			}
+		}
+		return true
+	}
+	ok := ps.values[name]
+	return ok != nil && ok(v)
 }
 
 // querySet is the union of the parameter lists (nil when empty).
@@ -108,6 +186,13 @@ func parsePolicy(raw json.RawMessage) (Policy, error) {
 // policy when none does. A React Router data request (/features.data,
 // /_root.data for /) follows the policy of its page.
 func (ps Policies) For(path string) Policy {
+	p, _ := ps.match(path)
+	return p
+}
+
+// match is For, and whether path is a page of the route table (a path it
+// does not know, or an unknown value of a route's parameter, is not).
+func (ps Policies) match(path string) (Policy, bool) {
 	if p, ok := strings.CutSuffix(path, ".data"); ok {
 		path = p
 		if path == "/_root" {
@@ -117,10 +202,13 @@ func (ps Policies) For(path string) Policy {
 	segs := routepath.Split(path)
 	for _, r := range ps.routes {
 		if routepath.Match(r.segments, segs) {
-			return r.policy
+			if r.param && ps.pages != nil && !ps.pages[canonicalPath(path)] {
+				return ps.notFound, false
+			}
+			return r.policy, true
 		}
 	}
-	return ps.notFound
+	return ps.notFound, path == manifestPath
 }
 
 // NotFound is the policy for 404 answers, whatever the route.

@@ -52,19 +52,23 @@ func (t Target) String() string {
 }
 
 // Purge removes the target's pages here and, on PostgreSQL, sends the purge
-// to every other edge instance. It returns how many pages it removed here;
+// to every other edge instance, and to the caches in front (SetCDN). It returns how many pages it removed here;
 // the error says the other instances could not be told.
 func (c *Cache) Purge(t Target) (int, error) {
 	if err := t.Validate(); err != nil {
 		return 0, err
 	}
 	n := c.purgeLocal(t)
+	var errs []error
 	if c.fanout != nil {
 		if err := c.fanout.send(t); err != nil {
-			return n, fmt.Errorf("cache: purge not sent to other edge instances: %w", err)
+			errs = append(errs, fmt.Errorf("cache: purge not sent to other edge instances: %w", err))
 		}
 	}
-	return n, nil
+	if err := c.purgeCDN(t); err != nil {
+		errs = append(errs, fmt.Errorf("cache: purge not sent to every cache in front: %w", err))
+	}
+	return n, errors.Join(errs...)
 }
 
 // purgeLocal removes the target's pages from this instance. Renders already
@@ -119,7 +123,7 @@ func (c *Cache) purgeHandler(token string) echo.HandlerFunc {
 		if err != nil {
 			c.log.Error("cache: purge fan-out", "err", err)
 			return response.Error(ctx, http.StatusServiceUnavailable,
-				fmt.Sprintf("Purged %d pages on this instance, but could not reach the other edge instances; try again.", n))
+				fmt.Sprintf("Purged %d pages on this instance, but could not reach every other cache (edge instances, CDN); try again.", n))
 		}
 		return response.OK(ctx, PurgeResult{Purged: n, Broadcast: c.fanout != nil})
 	}

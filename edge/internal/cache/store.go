@@ -21,6 +21,8 @@ type entry struct {
 	stored time.Time
 	policy Policy
 	size   int64
+	// protected: in the store's protected segment (guarded by store.mu).
+	protected bool
 
 	// Set on entries that are stored (shared one-off answers have none):
 	// each encoding's bytes and header values, ready to assign.
@@ -88,21 +90,36 @@ func (e *entry) computeSize() {
 	e.size = n
 }
 
-// store is a map of entries with least-recently-used eviction bounded by the
-// total size of the entries in bytes.
+// store is a map of entries bounded by the total size of the entries in
+// bytes, evicted by a segmented LRU (issue 28.2): a page enters on
+// probation and is promoted to the protected segment when it is asked for
+// again; eviction takes the least recently used page on probation first, so
+// a flood of pages asked for once (random paths and parameters) churns the
+// probation segment and cannot evict a page that earned its place. The
+// protected segment holds at most protectedShare of the bytes; past it its
+// least recently used page goes back on probation. (SLRU, Karedla et al.
+// 1994; the main segment of Caffeine's W-TinyLFU is one.) A hit costs what
+// an LRU hit did: a map lookup and a move to the front, plus a flag check.
 type store struct {
-	mu       sync.Mutex
-	maxBytes int64
-	bytes    int64
-	lru      *list.List // of *entry, front = most recently used
-	items    map[string]*list.Element
+	mu             sync.Mutex
+	maxBytes       int64
+	bytes          int64
+	protectedBytes int64
+	probation      *list.List // of *entry, front = most recently used
+	protected      *list.List
+	items          map[string]*list.Element
 }
+
+// protectedShare is the part of the bytes the protected segment may hold
+// (80%, as in SLRU and W-TinyLFU).
+const protectedShare = 0.8
 
 func newStore(maxBytes int64) *store {
-	return &store{maxBytes: maxBytes, lru: list.New(), items: map[string]*list.Element{}}
+	return &store{maxBytes: maxBytes, probation: list.New(), protected: list.New(), items: map[string]*list.Element{}}
 }
 
-// get returns the entry for key and marks it used.
+// get returns the entry for key and marks it used: a page on probation
+// asked for again is promoted.
 func (s *store) get(key string) *entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -110,13 +127,34 @@ func (s *store) get(key string) *entry {
 	if !ok {
 		return nil
 	}
-	s.lru.MoveToFront(el)
-	return el.Value.(*entry)
+	e := el.Value.(*entry)
+	if e.protected {
+		s.protected.MoveToFront(el)
+		return e
+	}
+	s.probation.Remove(el)
+	e.protected = true
+	s.items[key] = s.protected.PushFront(e)
+	s.protectedBytes += e.size
+	s.demoteLocked()
+	return e
 }
 
-// put stores e (replacing any entry of its key) and evicts the least recently
-// used entries until the total fits. An entry larger than the whole bound is
-// not stored.
+// demoteLocked moves the protected segment's least recently used pages back
+// on probation while it holds more than its share.
+func (s *store) demoteLocked() {
+	for s.protectedBytes > int64(float64(s.maxBytes)*protectedShare) && s.protected.Len() > 1 {
+		el := s.protected.Back()
+		e := s.protected.Remove(el).(*entry)
+		e.protected = false
+		s.protectedBytes -= e.size
+		s.items[e.key] = s.probation.PushFront(e)
+	}
+}
+
+// put stores e (replacing any entry of its key, whose segment it takes: a
+// refreshed page stays protected) and evicts until the total fits, from
+// probation first. An entry larger than the whole bound is not stored.
 func (s *store) put(e *entry) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -124,18 +162,37 @@ func (s *store) put(e *entry) bool {
 		return false
 	}
 	if el, ok := s.items[e.key]; ok {
+		e.protected = el.Value.(*entry).protected
 		s.removeLocked(el)
+	} else {
+		e.protected = false
 	}
-	s.items[e.key] = s.lru.PushFront(e)
+	if e.protected {
+		s.items[e.key] = s.protected.PushFront(e)
+		s.protectedBytes += e.size
+		s.demoteLocked()
+	} else {
+		s.items[e.key] = s.probation.PushFront(e)
+	}
 	s.bytes += e.size
 	for s.bytes > s.maxBytes {
-		s.removeLocked(s.lru.Back())
+		if el := s.probation.Back(); el != nil {
+			s.removeLocked(el)
+		} else {
+			s.removeLocked(s.protected.Back())
+		}
 	}
 	return true
 }
 
 func (s *store) removeLocked(el *list.Element) {
-	e := s.lru.Remove(el).(*entry)
+	e := el.Value.(*entry)
+	if e.protected {
+		s.protected.Remove(el)
+		s.protectedBytes -= e.size
+	} else {
+		s.probation.Remove(el)
+	}
 	delete(s.items, e.key)
 	s.bytes -= e.size
 }

@@ -30,6 +30,7 @@ type Config struct {
 	Env                  string          // OMNIBUS_ENV: "production" or "development"
 	Addr                 string          // LISTEN_ADDR
 	DatabaseURL          string          // DATABASE_URL; empty: SQLite under DataDir
+	DatabaseDirectURL    string          // DATABASE_DIRECT_URL; empty: DatabaseURL
 	DataDir              string          // DATA_DIR
 	RendererURL          string          // RENDERER_URL; empty: the edge runs the renderer
 	RendererPort         int             // RENDERER_PORT
@@ -60,11 +61,25 @@ type Config struct {
 	TrustedProxies       request.Proxies // TRUSTED_PROXIES
 	MaxConnections       int             // MAX_CONNECTIONS
 	MaxConnsPerClient    int             // MAX_CONNECTIONS_PER_CLIENT
+	RateLimitMaxKeys     int             // RATE_LIMIT_MAX_KEYS
+	RateLimitIPv6Prefix  int             // RATE_LIMIT_IPV6_PREFIX
 	DBMaxOpenConns       int             // DB_MAX_OPEN_CONNS
 	DBPoolWait           time.Duration   // DB_POOL_WAIT
 	MetricsAddr          string          // METRICS_ADDR; empty: no metrics
 	RendererMetricsPort  int             // RENDERER_METRICS_PORT
 	RendererMetricsURL   string          // RENDERER_METRICS_URL
+	CDNPurgeURLs         string          // CDN_PURGE_URLS, comma-separated (CDNPurgeList)
+}
+
+// CDNPurgeList is CDN_PURGE_URLS, one URL each.
+func (c Config) CDNPurgeList() []string {
+	var urls []string
+	for _, u := range strings.Split(c.CDNPurgeURLs, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			urls = append(urls, u)
+		}
+	}
+	return urls
 }
 
 // The two values of OMNIBUS_ENV.

@@ -129,6 +129,12 @@ var (
 		return n, err == nil && n >= 1
 	}}
 
+	// prefixLen is an IPv6 prefix length.
+	prefixLen = kind[int]{typ: "number", want: "an IPv6 prefix length, 1 to 128", parse: func(v string) (int, bool) {
+		n, err := strconv.Atoi(v)
+		return n, err == nil && n >= 1 && n <= 128
+	}}
+
 	// duration is a positive Go duration ("30s", "15m", "168h"; no "d").
 	duration = kind[time.Duration]{typ: "duration", want: "a positive duration with a unit: s, m or h, such as 30s, 15m or 168h (days are not a unit)", parse: func(v string) (time.Duration, bool) {
 		d, err := time.ParseDuration(v)
@@ -172,6 +178,23 @@ var (
 	httpURL = kind[string]{typ: "URL", want: "an absolute http or https URL", parse: func(v string) (string, bool) {
 		_, ok := webURL(v, "http", "https")
 		return strings.TrimRight(v, "/"), ok
+	}}
+
+	// httpURLs is a comma-separated list of httpURL; shown without user
+	// information or query, as they may hold a CDN's credentials.
+	httpURLs = kind[string]{typ: "URLs", want: "comma-separated absolute http or https URLs", hide: func(v string) string {
+		var shown []string
+		for _, u := range strings.Split(v, ",") {
+			shown = append(shown, redactURL(strings.TrimSpace(u)))
+		}
+		return strings.Join(shown, ",")
+	}, parse: func(v string) (string, bool) {
+		for _, u := range strings.Split(v, ",") {
+			if _, ok := webURL(strings.TrimSpace(u), "http", "https"); !ok && strings.TrimSpace(u) != "" {
+				return "", false
+			}
+		}
+		return v, true
 	}}
 
 	// httpsURL refuses plain http except to loopback hosts (a local

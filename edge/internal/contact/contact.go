@@ -33,7 +33,6 @@ import (
 
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
@@ -215,7 +214,7 @@ func (s *Service) create(c echo.Context) error {
 		return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, bad)
 	}
 
-	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.Limit.Allow(ratelimit.Client(c.Request())); !ok {
 		if forms.OnPage(c) {
 			ratelimit.RetryAfter(c, wait)
 			return s.refuse(c, in, http.StatusTooManyRequests, OutcomeRateLimited, nil)
@@ -225,7 +224,7 @@ func (s *Service) create(c echo.Context) error {
 
 	msg.CreatedAt = s.Now().UTC()
 	if err := s.db.WithContext(req.Context()).Create(&msg).Error; err != nil {
-		slog.Error("contact: store message", "err", err, "topic", msg.Topic)
+		slog.ErrorContext(c.Request().Context(), "contact: store message", "err", err, "topic", msg.Topic)
 		return s.refuse(c, in, http.StatusServiceUnavailable, OutcomeUnavailable, nil)
 	}
 	s.notify(msg)

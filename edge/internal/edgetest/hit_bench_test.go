@@ -3,6 +3,8 @@ package edgetest_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,8 +22,10 @@ import (
 func BenchmarkAppCacheHit(b *testing.B) {
 	e := edgetest.Start(b, edgetest.Options{})
 	h := e.Server
+	host := strings.TrimPrefix(e.URL, "http://") // PUBLIC_URL's host: another is redirected to it
 	get := func() *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.Host = host
 		r.RemoteAddr = "127.0.0.1:40000"
 		r.Header.Set("Accept-Encoding", "br")
 		w := httptest.NewRecorder()
@@ -33,8 +37,13 @@ func BenchmarkAppCacheHit(b *testing.B) {
 		b.Fatalf("not a hit: %d %v", w.Code, w.Header())
 	}
 	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.Host = host
 	r.RemoteAddr = "127.0.0.1:40000"
 	r.Header.Set("Accept-Encoding", "br")
+	if ua := os.Getenv("BENCH_UA"); ua != "" { // a browser's head: user agent, same-site referer
+		r.Header.Set("User-Agent", ua)
+		r.Header.Set("Referer", e.URL+"/features")
+	}
 	w := &discardWriter{h: http.Header{}}
 	b.ReportAllocs()
 	b.ResetTimer()

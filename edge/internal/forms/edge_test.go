@@ -78,7 +78,7 @@ func TestFormsPostedToTheirPage(t *testing.T) {
 				t.Fatalf("CSP %q, %d scripts: the page's scripts need the answer's nonce", csp, len(tags))
 			}
 			for _, tag := range tags {
-				if !strings.Contains(tag, `nonce="`+nonce[1]+`"`) {
+				if !strings.Contains(tag, `nonce="`+nonce[1]+`"`) && !strings.Contains(tag, `type="application/ld+json"`) { // JSON-LD is data, never run
 					t.Errorf("a script without the policy's nonce %s: %s", nonce[1], tag)
 				}
 			}

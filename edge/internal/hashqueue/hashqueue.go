@@ -4,14 +4,21 @@
 // (sized from the machine: its cores and GOMEMLIMIT), requests beyond the cap
 // wait in a bounded queue, and a request that cannot start within the queue
 // deadline is refused (ErrBusy: the API answers 503 with Retry-After).
+//
+// Callers of DoFirst (sign-ins from a browser known to the account, issue
+// 28.4) are served before callers of Do: a freed slot goes to the longest
+// waiting of them first, and they have a waiting room of their own, so a
+// flood of strangers' guesses cannot keep the owner out.
 package hashqueue
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"math"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -22,14 +29,30 @@ var ErrBusy = errors.New("hashqueue: busy")
 
 // Queue runs at most Slots hashes at once.
 type Queue struct {
-	slots    chan struct{}
 	deadline time.Duration
-	maxWait  int64
+	maxWait  int
+	slots    int
 	waiting  atomic.Int64
+
+	mu      sync.Mutex
+	running int
+	queues  [2]list.List // of *waiter: [first] for DoFirst, [later] for Do
 
 	// Hooks, when set, hear of every hash's way through the queue
 	// (metrics.HashQueue).
 	Hooks Hooks
+}
+
+const (
+	first = 0
+	later = 1
+)
+
+// waiter is one caller waiting for a slot; ready is closed when it is
+// handed one (under mu, which also sets granted).
+type waiter struct {
+	ready   chan struct{}
+	granted bool
 }
 
 // Hooks follow each Do: Enqueued when it has to wait for a slot, then
@@ -51,15 +74,10 @@ func (noHooks) Finished(time.Duration) {}
 func (noHooks) Rejected()              {}
 
 // New returns a queue of slots concurrent hashes; callers wait at most
-// deadline for one, and at most maxWaiting of them wait at once.
+// deadline for one, and at most maxWaiting of them wait at once (as many
+// again of DoFirst's).
 func New(slots int, deadline time.Duration, maxWaiting int) *Queue {
-	if slots < 1 {
-		slots = 1
-	}
-	if maxWaiting < 0 {
-		maxWaiting = 0
-	}
-	return &Queue{slots: make(chan struct{}, slots), deadline: deadline, maxWait: int64(maxWaiting)}
+	return &Queue{slots: max(slots, 1), deadline: deadline, maxWait: max(maxWaiting, 0)}
 }
 
 // Slots is the number of hashes allowed at once on this machine for hashes
@@ -76,10 +94,14 @@ func Slots(memBytes int64) int {
 }
 
 // Cap is the number of hashes the queue runs at once.
-func (q *Queue) Cap() int { return cap(q.slots) }
+func (q *Queue) Cap() int { return q.slots }
 
 // Running is the number of hashes running now.
-func (q *Queue) Running() int { return len(q.slots) }
+func (q *Queue) Running() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.running
+}
 
 // Waiting is the number of callers waiting for a slot now.
 func (q *Queue) Waiting() int { return int(q.waiting.Load()) }
@@ -90,43 +112,80 @@ func (q *Queue) RetryAfter() time.Duration { return max(q.deadline, time.Second)
 // Do runs f when a slot is free. It returns ErrBusy when none frees within
 // the deadline or too many already wait, and ctx's error when the caller
 // gives up first; f does not run then.
-func (q *Queue) Do(ctx context.Context, f func()) error {
+func (q *Queue) Do(ctx context.Context, f func()) error { return q.do(ctx, later, f) }
+
+// DoFirst is Do ahead of every caller of Do.
+func (q *Queue) DoFirst(ctx context.Context, f func()) error { return q.do(ctx, first, f) }
+
+func (q *Queue) do(ctx context.Context, class int, f func()) error {
 	hooks := q.Hooks
 	if hooks == nil {
 		hooks = noHooks{}
 	}
 	start := time.Now()
-	select {
-	case q.slots <- struct{}{}:
-		hooks.Enqueued()
-	default:
-		if q.waiting.Add(1) > q.maxWait {
-			q.waiting.Add(-1)
-			hooks.Enqueued()
+	hooks.Enqueued()
+	q.mu.Lock()
+	// A free slot is taken at once unless someone of this class or a
+	// higher one waits for it.
+	free := q.running < q.slots && q.queues[first].Len() == 0 && (class == first || q.queues[later].Len() == 0)
+	if free {
+		q.running++
+		q.mu.Unlock()
+	} else {
+		if q.queues[class].Len() >= q.maxWait {
+			q.mu.Unlock()
 			hooks.Rejected()
 			return ErrBusy
 		}
-		hooks.Enqueued()
+		w := &waiter{ready: make(chan struct{})}
+		el := q.queues[class].PushBack(w)
+		q.waiting.Add(1)
+		q.mu.Unlock()
 		t := time.NewTimer(q.deadline)
+		var err error
 		select {
-		case q.slots <- struct{}{}:
-			t.Stop()
-			q.waiting.Add(-1)
+		case <-w.ready:
 		case <-t.C:
-			q.waiting.Add(-1)
-			hooks.Rejected()
-			return ErrBusy
+			err = ErrBusy
 		case <-ctx.Done():
-			t.Stop()
-			q.waiting.Add(-1)
-			hooks.Rejected()
-			return ctx.Err()
+			err = ctx.Err()
+		}
+		t.Stop()
+		q.waiting.Add(-1)
+		if err != nil {
+			q.mu.Lock()
+			granted := w.granted
+			if !granted {
+				q.queues[class].Remove(el)
+			}
+			q.mu.Unlock()
+			if !granted {
+				hooks.Rejected()
+				return err
+			}
+			// Handed a slot as it gave up: use it.
 		}
 	}
 	hooks.Started(time.Since(start))
-	defer func() { <-q.slots }()
+	defer q.release()
 	began := time.Now()
 	defer func() { hooks.Finished(time.Since(began)) }()
 	f()
 	return nil
+}
+
+// release hands the slot to the longest waiting caller of the first class
+// that has one, or frees it.
+func (q *Queue) release() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i := range q.queues {
+		if el := q.queues[i].Front(); el != nil {
+			w := q.queues[i].Remove(el).(*waiter)
+			w.granted = true
+			close(w.ready)
+			return
+		}
+	}
+	q.running--
 }

@@ -59,3 +59,40 @@ func TestSlotsFromMachine(t *testing.T) {
 		t.Fatalf("Slots = %d", n)
 	}
 }
+
+// A known device's sign-in (DoFirst) gets the next free slot ahead of every
+// stranger already waiting, and is not refused because their waiting room
+// is full (issue 28.4).
+func TestDoFirstAheadOfDo(t *testing.T) {
+	q := New(1, 5*time.Second, 3)
+	hold := make(chan struct{})
+	go q.Do(context.Background(), func() { <-hold })
+	for q.Running() != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	order := make(chan string, 8)
+	for range 3 {
+		go q.Do(context.Background(), func() { order <- "stranger" })
+	}
+	for q.Waiting() != 3 {
+		time.Sleep(time.Millisecond)
+	}
+	if err := q.Do(context.Background(), func() {}); err != ErrBusy {
+		t.Fatalf("a fourth stranger: %v, want ErrBusy (the waiting room holds 3)", err)
+	}
+	done := make(chan error)
+	go func() { done <- q.DoFirst(context.Background(), func() { order <- "owner" }) }()
+	for q.Waiting() != 4 {
+		time.Sleep(time.Millisecond)
+	}
+	close(hold)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := <-order; got != "owner" {
+		t.Fatalf("the freed slot went to a %s first", got)
+	}
+	for range 3 {
+		<-order
+	}
+}

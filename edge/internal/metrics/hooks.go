@@ -19,6 +19,22 @@ var rateLimitRefusals = prometheus.NewCounterVec(prometheus.CounterOpts{
 // calls it; the names are fixed in code, so the label stays small).
 func RateLimitRefused(limit string) { rateLimitRefusals.WithLabelValues(limit).Inc() }
 
+var rateLimitKeys = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+	Name: "omnibus_ratelimit_keys",
+	Help: "Keys (clients, accounts) a rate limit keeps in this process's memory, by limit.",
+}, []string{"limit"})
+
+var rateLimitMaxKeys = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+	Name: "omnibus_ratelimit_keys_max",
+	Help: "The ceiling of keys a rate limit keeps in memory (RATE_LIMIT_MAX_KEYS); past it the least recently used are forgotten.",
+}, []string{"limit"})
+
+// RateLimitKeys is the gauge of the keys the named limit holds.
+func RateLimitKeys(limit string) prometheus.Gauge { return rateLimitKeys.WithLabelValues(limit) }
+
+// RateLimitMaxKeys is the gauge of the named limit's ceiling of keys.
+func RateLimitMaxKeys(limit string) prometheus.Gauge { return rateLimitMaxKeys.WithLabelValues(limit) }
+
 // HashQueue instruments the bounded password-hashing queue
 // (internal/accounts): call Enqueued when a hash starts waiting for a slot,
 // then either Started (it got one) and Finished (it is done), or Rejected (it

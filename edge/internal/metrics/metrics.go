@@ -27,6 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
 
+	"omnibus/edge/internal/buildinfo"
 	"omnibus/edge/internal/routepath"
 )
 
@@ -92,10 +93,32 @@ func New(routesJSON []byte) (*Metrics, error) {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.requestSeconds, m.cacheResults, m.cacheBytes, m.renders, m.renderSeconds, m.renderTTFB,
-		rateLimitRefusals,
+		rateLimitRefusals, rateLimitKeys, rateLimitMaxKeys,
 	)
 	m.reg.MustRegister(HashQueue.collectors()...)
+	// Which build answers: a rolling update shows two series side by side.
+	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "omnibus_build_info",
+		Help: "Always 1; the edge's version and VCS commit as labels.",
+	}, []string{"version", "commit"})
+	build.WithLabelValues(buildinfo.Version(), buildinfo.Commit()).Set(1)
+	m.reg.MustRegister(build)
 	return m, nil
+}
+
+// WatchPurgeListener exposes whether the purge fan-out's LISTEN connection
+// is up (PostgreSQL): while it is down, purges made on other edges do not
+// reach this one (it purges everything when it reconnects).
+func (m *Metrics) WatchPurgeListener(up func() bool) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "omnibus_cache_purge_listener_up",
+		Help: "1 while this edge listens for other edges' purges (PostgreSQL LISTEN), 0 while it reconnects.",
+	}, func() float64 {
+		if up() {
+			return 1
+		}
+		return 0
+	}))
 }
 
 // Registry is the edge's registry, for more collectors.

@@ -159,3 +159,21 @@ func TestHooks(t *testing.T) {
 		}
 	}
 }
+
+// Which build answers, and whether purges from other edges arrive.
+func TestBuildInfoAndPurgeListenerSeries(t *testing.T) {
+	m := newMetrics(t)
+	up := true
+	m.WatchPurgeListener(func() bool { return up })
+	out := scrape(t, m.Handler())
+	if !strings.Contains(out, `omnibus_build_info{commit="`) || !strings.Contains(out, `version="`) {
+		t.Errorf("no omnibus_build_info{version,commit} series:\n%s", out)
+	}
+	if !strings.Contains(out, "omnibus_cache_purge_listener_up 1") {
+		t.Error("omnibus_cache_purge_listener_up is not 1 while the listener is up")
+	}
+	up = false
+	if out := scrape(t, m.Handler()); !strings.Contains(out, "omnibus_cache_purge_listener_up 0") {
+		t.Error("omnibus_cache_purge_listener_up is not 0 while the listener is down")
+	}
+}

@@ -22,7 +22,7 @@ func Run(args []string, cfg config.Config, stdout, stderr io.Writer) int {
 	}
 	// Like serving: a schema a newer edge migrated is refused outside
 	// development, and nothing in it is changed.
-	db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()))
+	db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()), storage.Direct(cfg.DatabaseDirectURL))
 	if err != nil {
 		fmt.Fprintln(stderr, "migrate:", err)
 		return 1

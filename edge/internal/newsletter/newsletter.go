@@ -28,7 +28,6 @@ import (
 
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/request"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
@@ -176,7 +175,7 @@ func (s *Service) subscribe(c echo.Context) error {
 			return fail(c, "", http.StatusBadRequest, reason)
 		}
 	}
-	if ok, wait := s.Limit.Allow(request.ClientIP(c.Request())); !ok {
+	if ok, wait := s.Limit.Allow(ratelimit.Client(c.Request())); !ok {
 		if forms.OnPage(c) {
 			ratelimit.RetryAfter(c, wait)
 			return fail(c, raw, http.StatusTooManyRequests, reasonRateLimited)
@@ -195,7 +194,7 @@ func (s *Service) subscribe(c echo.Context) error {
 		Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "email"}}, DoNothing: true}).
 		Create(&Subscription{Email: email, CreatedAt: now}).Error
 	if err != nil && !storage.IsUniqueViolation(err) {
-		slog.Error("newsletter: store subscription", "err", err)
+		slog.ErrorContext(c.Request().Context(), "newsletter: store subscription", "err", err)
 		return fail(c, raw, http.StatusServiceUnavailable, reasonUnavailable)
 	}
 	s.Background(func() { s.sendConfirmation(email) })
@@ -346,7 +345,7 @@ func (s *Service) confirm(c echo.Context) error {
 		Where("confirm_token_hash = ? AND confirmed_at IS NULL AND confirm_sent_at > ?", tokenHash(token), now.Add(-confirmTTL)).
 		Updates(map[string]any{"confirmed_at": now, "confirm_token_hash": nil})
 	if res.Error != nil {
-		slog.Error("newsletter: confirm", "err", res.Error)
+		slog.ErrorContext(c.Request().Context(), "newsletter: confirm", "err", res.Error)
 		return back(reasonUnavailable)
 	}
 	if res.RowsAffected != 1 {

@@ -489,7 +489,7 @@ var InheritedEnv = []string{
 	// Node and the system
 	"PATH", "HOME", "TMPDIR", "TZ", "LANG", "LC_ALL", "TERM", "NO_COLOR",
 	"NODE_OPTIONS", "NODE_EXTRA_CA_CERTS",
-	// The renderer's own settings (README, Configuration)
+	// The renderer's own settings (docs/configuration.md)
 	"SUPPORT_EMAIL", "SUPPORT_PHONE", "SCHEDULE_DEMO_URL", "GOOGLE_CLIENT_ID", "GOOGLE_REDIRECT_ONLY", "LOG_LEVEL",
 }
 

@@ -161,7 +161,7 @@ func origin(raw string) string {
 }
 
 // Header returns the value the policy gives header name ("" if none), for
-// tests and the README's checks.
+// tests and the checks in docs/security.md.
 func (p *Policy) Header(name string) string {
 	name = http.CanonicalHeaderKey(name)
 	for _, h := range p.static {

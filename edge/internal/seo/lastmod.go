@@ -130,7 +130,6 @@ func Pages() ([]Page, error) {
 	return pages, nil
 }
 
-
 // heroImage is the home page's main picture (landing.json's screenshot).
 func heroImage() (string, error) {
 	var landing struct {

@@ -16,7 +16,7 @@ import (
 	"omnibus/shared"
 )
 
-// What the cache-hit path was made cheaper around (docs/decisions/0015):
+// What the cache-hit path was made cheaper around (docs/decisions/0015-cache-hit-path.md):
 // every hit still gets one access-log line with its status and path, its own
 // request id, the security headers, and an Age that grows with the clock
 // (each entry reuses the Age value of the current second).

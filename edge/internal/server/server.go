@@ -24,6 +24,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -107,6 +108,8 @@ type Server struct {
 	// its connection. inflight counts the requests being answered.
 	draining atomic.Bool
 	inflight atomic.Int64
+	// headOnce adds the HEAD twins of the GET routes when Serve starts.
+	headOnce sync.Once
 
 	// middleware is every global middleware, in order, and chain is it
 	// composed around the route's handler (see Use).
@@ -190,6 +193,9 @@ type Routes interface {
 // ServeHTTP answers one request as the listener would (in-process tests
 // and benchmarks).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Registered lists every route added so far (tests walk it).
+func (s *Server) Registered() []*echo.Route { return s.echo.Routes() }
 
 // Use adds global middleware after what is there (the edge's own: recover,
 // perRequest, the nonce and https rules of security.Middleware, the guard),
@@ -320,11 +326,39 @@ func (s *Server) Idle(ctx context.Context) error {
 // connections at a time (listener). It returns nil after a graceful
 // shutdown.
 func (s *Server) Serve(ln net.Listener) error {
+	s.headOnce.Do(s.headForGet)
 	err := s.http.Serve(newListener(ln, s.limits.MaxConns, s.limits.MaxConnsPerClient, s.exempt))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
 	return err
+}
+
+// headForGet gives every GET route without a HEAD route of its own one that
+// answers as the GET route does (RFC 9110 §9.3.2: HEAD is GET without the
+// body, which net/http drops, keeping the headers and Content-Length); echo
+// routes only the methods it is told. Run once, when the routes are final.
+func (s *Server) headForGet() {
+	has := map[string]bool{}
+	for _, r := range s.echo.Routes() {
+		if r.Method == http.MethodHead {
+			has[r.Path] = true
+		}
+	}
+	router := s.echo.Router()
+	asGet := func(c echo.Context) error {
+		get := *c.Request()
+		get.Method = http.MethodGet
+		c.SetRequest(&get)
+		router.Find(http.MethodGet, echo.GetPath(&get), c)
+		return c.Handler()(c)
+	}
+	for _, r := range s.echo.Routes() {
+		if r.Method == http.MethodGet && !has[r.Path] {
+			has[r.Path] = true
+			s.echo.HEAD(r.Path, asGet)
+		}
+	}
 }
 
 // exemptPeer: the peers whose connections are not capped per client, the

@@ -23,6 +23,11 @@ type DB struct {
 	Postgres bool
 	// DSN is the connection string it was opened with.
 	DSN string
+	// DirectDSN reaches the same PostgreSQL database without a
+	// transaction-mode pooler in between: what needs one server session
+	// for longer than a transaction (the migration lock, LISTEN) uses it.
+	// It is DSN unless Direct says otherwise.
+	DirectDSN string
 	// Schema is what migrating at open found and did.
 	Schema Schema
 }
@@ -30,7 +35,18 @@ type DB struct {
 // Option tunes Open, OpenSQLite and OpenPostgres.
 type Option func(*options)
 
-type options struct{ allowNewer bool }
+type options struct {
+	allowNewer bool
+	direct     string
+}
+
+// Direct(url) says DATABASE_URL goes through a transaction-mode pooler such
+// as PgBouncer and url reaches the same database directly
+// (DATABASE_DIRECT_URL; "" means no pooler): statements then use the simple
+// protocol (a pooler in transaction mode cannot keep a prepared statement
+// between transactions), and the migrations run under their session lock on
+// a connection to url, as the purge listener does (decision 0021).
+func Direct(url string) Option { return func(o *options) { o.direct = url } }
 
 // AllowNewerSchema(true) lets a database migrated past this binary's newest
 // migration be used (development: a branch switched back; test tools on a
@@ -77,12 +93,31 @@ func OpenSQLite(path string, opts ...Option) (*DB, error) {
 
 // OpenPostgres connects to PostgreSQL and migrates it.
 func OpenPostgres(url string, opts ...Option) (*DB, error) {
-	g, err := gorm.Open(postgres.Open(url), gormConfig())
+	o := optionsOf(opts)
+	pooled := o.direct != "" && o.direct != url
+	g, err := gorm.Open(postgres.New(postgres.Config{DSN: url, PreferSimpleProtocol: pooled}), gormConfig())
 	if err != nil {
 		return nil, fmt.Errorf("storage: open postgres: %w", err)
 	}
-	db := &DB{DB: g, Postgres: true, DSN: url}
-	return db.migrated(optionsOf(opts))
+	db := &DB{DB: g, Postgres: true, DSN: url, DirectDSN: url}
+	if !pooled {
+		return db.migrated(o)
+	}
+	// Migrate on a direct connection of its own, closed after.
+	db.DirectDSN = o.direct
+	d, err := gorm.Open(postgres.Open(o.direct), gormConfig())
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: open postgres (DATABASE_DIRECT_URL): %w", err)
+	}
+	m, err := (&DB{DB: d, Postgres: true, DSN: o.direct, DirectDSN: o.direct}).migrated(o)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	db.Schema = m.Schema
+	m.Close()
+	return db, nil
 }
 
 // migrated migrates db, or closes it and returns the error.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"omnibus/shared"
@@ -35,13 +36,22 @@ type Rule struct {
 
 var rules = func() (r struct {
 	Forbidden struct {
+		Categories       []string  `json:"categories"`
 		Ranges           [][2]rune `json:"ranges"`
 		MultilineAllowed []rune    `json:"multilineAllowed"`
+		tables           []*unicode.RangeTable
 	} `json:"forbidden"`
 	Fields map[string]*Rule `json:"fields"`
 }) {
 	if err := json.Unmarshal(shared.ValidationJSON, &r); err != nil {
 		panic("validation: shared/validation.json: " + err.Error())
+	}
+	for _, c := range r.Forbidden.Categories {
+		t := unicode.Categories[c]
+		if t == nil {
+			panic("validation: shared/validation.json: unknown Unicode category " + c)
+		}
+		r.Forbidden.tables = append(r.Forbidden.tables, t)
 	}
 	for name, f := range r.Fields {
 		if f.MaxLength <= 0 {
@@ -94,6 +104,15 @@ func forbidden(c rune, multiline bool) bool {
 				}
 			}
 			return true
+		}
+	}
+	// Checked after the ranges: the categories hold no control character a
+	// multiline field takes. Cf is a short table; no ASCII code point is in it.
+	if c >= utf8.RuneSelf {
+		for _, t := range rules.Forbidden.tables {
+			if unicode.Is(t, c) {
+				return true
+			}
 		}
 	}
 	return false

@@ -1,5 +1,5 @@
 // The first view's CSS (app/critical.css), inlined in the document's <head>
-// so the first paint waits for no stylesheet (docs/decisions/0014-critical-css.md).
+// so the first paint waits for no stylesheet (docs/decisions/0013-critical-css.md).
 // entry.server.tsx provides the compiled text; the browser has none (it is
 // not in any chunk): React's hydration of <head> passes over the server's
 // <style> element, which stays as it is.

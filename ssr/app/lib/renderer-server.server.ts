@@ -13,7 +13,9 @@ export { log, serveMetrics };
 /**
  * Express middleware: runs the rest of the request inside its RequestInfo
  * (the edge's request id; the route id, filled in by entry.server.tsx),
- * records its duration when the answer ends and logs it at debug level.
+ * records its duration when the answer ends and logs it: one line per
+ * request at info, with the edge's request id (the on-call engineer follows
+ * a request from the edge's access line to its render).
  */
 export function withRequest(req: Request, res: Response, next: NextFunction) {
   const id = req.get(REQUEST_ID_HEADER);
@@ -24,8 +26,7 @@ export function withRequest(req: Request, res: Response, next: NextFunction) {
     res.once("close", AsyncResource.bind(() => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       observeRender(info.route, res.statusCode, seconds);
-      // The edge logs every request at info; here only at debug (LOG_LEVEL=debug).
-      log.debug({ method: req.method, path: req.path, route: info.route, status: res.statusCode, ms: Math.round(seconds * 1000) }, "render");
+      log.info({ method: req.method, path: req.path, route: info.route, status: res.statusCode, ms: Math.round(seconds * 1000) }, "render");
     }));
     next();
   });

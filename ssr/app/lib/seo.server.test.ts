@@ -20,9 +20,10 @@ describe("jsonLdText", () => {
 });
 
 describe("seoPages", () => {
-  it("has every page without parameters (the demos excepted) and every article and help topic", () => {
+  it("has every page without parameters (the demos and transactional pages excepted) and every article and help topic", () => {
     const paths = seoPages().map((p) => p.path);
-    for (const r of routes.filter((r) => !/[:*]/.test(r.path) && !r.module.startsWith("_blocks/"))) expect(paths, r.path).toContain(r.path);
+    for (const r of routes.filter((r) => !/[:*]/.test(r.path) && !r.module.startsWith("_blocks/") && !r.noindex)) expect(paths, r.path).toContain(r.path);
+    expect(paths).not.toContain("/petpawlor-order-complete");
     for (const a of blogArticles()) expect(paths).toContain(`/blog/article/${a.slug}`);
     for (const a of helpArticles()) expect(paths).toContain(`/help/category/article/${a.slug}`);
     expect(paths.some((p) => p.startsWith("/blocks"))).toBe(false);

@@ -84,8 +84,8 @@ let memo: Map<string, SeoPage> | undefined;
 
 /**
  * Every page with a preview image: the route table's pages without
- * parameters (the template demos, under _blocks/, excepted), every blog
- * article, help topic and help article.
+ * parameters (the template demos, under _blocks/, and the transactional
+ * pages, noindex, excepted), every blog article, help topic and help article.
  */
 export function seoPages(): SeoPage[] {
   return [...pageMap().values()];
@@ -96,7 +96,7 @@ function pageMap(): Map<string, SeoPage> {
   const home = { name: SITE, path: "/" };
   const list: SeoPage[] = [];
   for (const entry of routes) {
-    if (/[:*]/.test(entry.path) || entry.module.startsWith("_blocks/")) continue;
+    if (/[:*]/.test(entry.path) || entry.module.startsWith("_blocks/") || entry.noindex) continue;
     const title = ownTitle(entry.title);
     list.push({
       path: entry.path,

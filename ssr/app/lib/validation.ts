@@ -21,6 +21,8 @@ interface Rule {
 
 const fields = rules.fields as Record<FieldName, Rule>;
 const multilineAllowed = new Set(rules.forbidden.multilineAllowed);
+/** The Unicode categories no text field takes (Cf: the invisible format characters). */
+const categories = rules.forbidden.categories.map((c) => new RegExp(`^\\p{${c}}$`, "u"));
 
 /** A code point no text field takes (a multiline one also takes tab, LF, CR). */
 export function hasForbidden(s: string, multiline = false): boolean {
@@ -30,6 +32,7 @@ export function hasForbidden(s: string, multiline = false): boolean {
     for (const [lo, hi] of rules.forbidden.ranges) {
       if (c >= lo && c <= hi && !(multiline && multilineAllowed.has(c))) return true;
     }
+    if (c >= 0x80 && categories.some((re) => re.test(ch))) return true;
   }
   return false;
 }

@@ -69,6 +69,15 @@ func ID(r *http.Request) string {
 	return r.Header.Get(HeaderRequestID)
 }
 
+// IDFrom is the request id the server middleware put in ctx (a request's
+// context), or "" (the logger adds it to every line logged with one).
+func IDFrom(ctx context.Context) string {
+	if in, ok := ctx.Value(ctxKey{}).(*info); ok {
+		return in.id
+	}
+	return ""
+}
+
 // ClientIP is the visitor's address as the server middleware resolved it
 // (X-Forwarded-For believed only from trusted proxies), else the
 // peer address of the connection.

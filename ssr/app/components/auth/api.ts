@@ -22,6 +22,8 @@ export interface SignInStatus {
   omnicustomerStatus: string;
   /** Where the rules send this visitor (the edge adds it when signed in). */
   redirectTo?: string;
+  /** Words the pages show this visitor once (the edge's notice: the account was reclaimed, issue 28.7). */
+  notice?: string;
 }
 
 /** Statuses still in onboarding: sent to /contact-us (lib/next-step.ts). */

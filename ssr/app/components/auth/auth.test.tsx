@@ -260,6 +260,13 @@ describe("session in the root loader", () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
+  it("turns the edge's reclaimed notice into auth.json's words, and nothing else into words (issue 28.7)", () => {
+    const reclaimed = signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"account_created","notice":"reclaimed"}' }));
+    expect(reclaimed?.notice).toMatch(/Google confirmed this e-mail address is yours/);
+    expect(signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"active","notice":"<b>hi</b>"}' }))?.notice).toBeUndefined();
+    expect(signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"active","notice":"constructor"}' }))?.notice).toBeUndefined();
+  });
+
   it("counts a malformed header as signed out", () => {
     const error = vi.spyOn(log, "warn").mockImplementation(() => {});
     expect(signInStatus(req({ [ACCOUNT_HEADER]: "{not json" }))).toBeNull();

@@ -1,0 +1,46 @@
+package cache
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"omnibus/edge/internal/storage/storagetest"
+)
+
+// The purge listener's state is visible (omnibus_cache_purge_listener_up):
+// down while its connection is gone, up again once it has reconnected.
+func TestPurgeListenerStateFollowsItsConnection(t *testing.T) {
+	db := storagetest.Postgres(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, _ := newTestCache(t, DefaultMaxBytes)
+	if up, ok := c.PurgeListenerUp(); ok || up {
+		t.Fatalf("before StartFanout: up %v ok %v, want no listener", up, ok)
+	}
+	if err := c.StartFanout(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if up, ok := c.PurgeListenerUp(); !ok || !up {
+		t.Fatalf("after StartFanout: up %v ok %v, want up", up, ok)
+	}
+	// Cut the listener's own connection (found by its LISTEN statement).
+	if err := db.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = ?", `LISTEN "`+c.fanout.channel+`"`).Error; err != nil {
+		t.Fatal(err)
+	}
+	wait := func(want bool) {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			if up, _ := c.PurgeListenerUp(); up == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("purge listener up: want %v within 15 s", want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	wait(false)
+	wait(true)
+}
