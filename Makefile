@@ -3,12 +3,15 @@
 #   make test  - runs every test (Go on SQLite and PostgreSQL, vitest, Playwright in Chromium)
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
+# The Go toolchain is the one the go.mod files pin (toolchain line, a patched
+# release), fetched through the module proxy when the installed go is older.
+export GOTOOLCHAIN := auto
 
 EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser chromium java nginx deploy-tools bench lighthouse clean
+.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts vuln chromium java nginx deploy-tools bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -59,12 +62,50 @@ dev: install build-edge
 ## as they have time budgets.
 test:
 	$(MAKE) -j3 --output-sync=target build stripe-mock java nginx deploy-tools
+	$(MAKE) lint
+	$(MAKE) vuln
 	$(MAKE) -j2 --output-sync=target test-go test-node
 	$(MAKE) test-browser
 
+## lint: the static checks, all clean: go vet and staticcheck (pinned) on every Go
+## module, the server package vetted for macOS too (its Linux-only parts sit behind
+## build tags), and the TypeScript compiler over ssr (react-router typegen, then tsc --noEmit)
+GO_MODULES  := edge shared devtools deploy/k8s/validate deploy/stack bench/gofloor
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint: lint-go lint-ts
+lint-go:
+	@set -e; for m in $(GO_MODULES); do \
+	  echo "go vet + staticcheck: $$m"; \
+	  (cd $$m && go vet ./... && go run $(STATICCHECK) ./...); \
+	done
+	cd edge && GOOS=darwin go vet ./...
+lint-ts: install
+	cd ssr && npx react-router typegen && npx tsc --noEmit
+
+## vuln: govulncheck (pinned) on every Go module against a pinned copy of the Go
+## vulnerability database, offline: the module golang.org/x/vulndb (its OSV files)
+## comes through the module proxy and its cmd/indexdb builds the database under
+## build/. Fails on any called vulnerable function not accepted, with its reason,
+## in deploy/vuln-exceptions.txt (and on an exception that no longer matches).
+VULNDB_VERSION := v0.0.0-20261105234957-e22db6528018
+GOVULNCHECK    := golang.org/x/vuln/cmd/govulncheck@v1.9.0
+VULNDB         := build/vulndb/$(VULNDB_VERSION)
+$(VULNDB)/index/db.json:
+	@src=$$(go mod download -json golang.org/x/vulndb@$(VULNDB_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p'); \
+	  test -d "$$src/data/osv" || { echo "vuln: no data/osv in golang.org/x/vulndb@$(VULNDB_VERSION)" >&2; exit 1; }; \
+	  rm -rf $(VULNDB).tmp && go run golang.org/x/vulndb/cmd/indexdb@$(VULNDB_VERSION) -vulns "$$src/data/osv" -out $(VULNDB).tmp && \
+	  rm -rf $(VULNDB) && mv $(VULNDB).tmp $(VULNDB)
+vuln: $(VULNDB)/index/db.json
+	@set -eo pipefail; db=file://$(CURDIR)/$(VULNDB); \
+	for m in $(GO_MODULES); do \
+	  echo "vuln: $$m" >&2; \
+	  (cd $$m && go run $(GOVULNCHECK) -db $$db -format json ./...); \
+	done | (cd devtools && go run ./cmd/vulngate -exceptions ../deploy/vuln-exceptions.txt)
+
 ## oidcdev: the local OpenID provider make run signs in with when GOOGLE_CLIENT_ID is unset
-edge/bin/oidcdev: edge/cmd/oidcdev/main.go edge/go.mod
-	cd edge && go build -o bin/oidcdev ./cmd/oidcdev
+## (a development tool: its own module, devtools/, so the edge's module requires none of it)
+edge/bin/oidcdev: devtools/cmd/oidcdev/main.go devtools/go.mod
+	cd devtools && go build -o ../edge/bin/oidcdev ./cmd/oidcdev
 
 ## stripe-mock: Stripe's API mock for the billing tests, in the project's edge/bin (the tests install it too)
 stripe-mock: edge/bin/stripe-mock
@@ -154,7 +195,7 @@ bench/floor/build/server/index.js: install $(wildcard bench/floor/*.ts bench/flo
 SOAK_ADDR ?= 127.0.0.1:18190
 SOAK_RENDERER_PORT ?= 18191
 soak: build
-	cd edge && go run ./cmd/soak -edge ./bin/edge -addr $(SOAK_ADDR) -renderer-port $(SOAK_RENDERER_PORT) -duration 60s -concurrency 200
+	cd devtools && go run ./cmd/soak -edge ../edge/bin/edge -addr $(SOAK_ADDR) -renderer-port $(SOAK_RENDERER_PORT) -duration 60s -concurrency 200
 
 ## fuzz: each decoder fuzz target for FUZZTIME (seeds alone run in make test)
 FUZZTIME ?= 30s
@@ -164,4 +205,4 @@ fuzz:
 	cd edge && go test -run '^$$' -fuzz '^FuzzContactDecoders$$' -fuzztime $(FUZZTIME) ./internal/contact
 
 clean:
-	rm -rf edge/bin ssr/build node_modules
+	rm -rf edge/bin ssr/build node_modules build

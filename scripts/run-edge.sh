@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make run / make dev: start the edge with everything a newcomer needs and no
 # outside accounts. When GOOGLE_CLIENT_ID is unset, the local OpenID provider
-# (edge/cmd/oidcdev) is started on loopback and the edge is pointed at it, so
+# (devtools/cmd/oidcdev, built into edge/bin) is started on loopback and the edge is pointed at it, so
 # the Google button signs in (as jane.doe@example.com) through the redirect
 # flow. This is development (OMNIBUS_ENV=development): payments run in test
 # mode by themselves (no STRIPE_SECRET_KEY), mail stays in the outbox.

@@ -20,9 +20,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   forbidOnly: !!process.env.CI,
-  // CI machines are shared and loaded: one retry there, reported as 'flaky' in the output;
-  // a test that fails twice still fails the run. Locally a failure shows at once.
-  retries: process.env.CI ? 1 : 0,
+  // No retries, in CI too: a test that passes only on its second try is a
+  // flake, and a flake is fixed at its cause, not hidden behind a green run.
+  retries: 0,
   timeout: 30_000,
   reporter: [["list"]],
   use: {
@@ -37,9 +37,10 @@ export default defineConfig({
     // requests and its prompt could cover what a test clicks.
     serviceWorkers: "block",
     screenshot: "only-on-failure",
-    // Recorded on the retry only: recording every test (DOM snapshots and
-    // screencast frames) cost about a tenth of the suite's CPU time.
-    trace: "on-first-retry",
+    // Not recorded: recording every test (DOM snapshots and screencast frames)
+    // costs about a tenth of the suite's CPU time. To read a failure's trace,
+    // run its spec again with `npx playwright test --trace on <spec>`.
+    trace: "off",
   },
   webServer: {
     command: path.join(ssrDir, "..", "edge", "bin", "edge"),

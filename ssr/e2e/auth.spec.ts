@@ -3,18 +3,17 @@
 //
 // The password tests use the shared e2e edge (playwright.config.ts). Google
 // sign-in gets an edge of its own, configured with a client id and pointed at
-// a local OpenID Connect provider (edge/cmd/oidcdev, mockoidc): with a client
+// a local OpenID Connect provider (devtools/cmd/oidcdev, mockoidc; e2e/local-edge.ts): with a client
 // id the shared edge would make every page with a Google button try to load
 // Google's script, which the closed network refuses, and other suites assert
 // that pages log no errors. Google's script itself is replaced by a stub
 // through page.route.
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import auth from "../../shared/content/auth.json" with { type: "json" };
 import { collectErrors, expectNoHydrationProblems, settle, waitForHydration, waitForIsland } from "./helpers";
+import { startLocalEdge, type LocalEdge } from "./local-edge";
 
 const GSI = "https://accounts.google.com/gsi/client";
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -251,55 +250,16 @@ async function providerCode(): Promise<string> {
   return code;
 }
 
-async function waitFor(url: string, deadline: number) {
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 test.describe("Google sign-in", () => {
   test.describe.configure({ mode: "serial" });
-  const children: ChildProcess[] = [];
+  let edge: LocalEdge | undefined;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const edgeDir = path.join(import.meta.dirname, "..", "..", "edge");
-    const bin = path.join(mkdtempSync(path.join(os.tmpdir(), "omnibus-oidcdev-")), "oidcdev");
-    execFileSync("go", ["build", "-o", bin, "./cmd/oidcdev"], { cwd: edgeDir, stdio: "inherit" });
-    children.push(spawn(bin, ["-addr", OIDC_ADDR, "-client-id", CLIENT_ID, "-client-secret", CLIENT_SECRET], { stdio: "ignore" }));
-    children.push(
-      spawn(path.join(edgeDir, "bin", "edge"), [], {
-        cwd: edgeDir,
-        stdio: "ignore",
-        env: {
-          ...process.env,
-          OMNIBUS_ENV: "development",
-          LISTEN_ADDR: `127.0.0.1:${G_PORT}`,
-          RENDERER_PORT: G_RENDERER_PORT,
-          DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-google-")),
-          SSR_DIR: path.join(import.meta.dirname, ".."),
-          PUBLIC_URL: G_ORIGIN,
-          DATABASE_URL: "",
-          GOOGLE_CLIENT_ID: CLIENT_ID,
-          GOOGLE_CLIENT_SECRET: CLIENT_SECRET,
-          GOOGLE_ISSUER_URL: ISSUER,
-        },
-      }),
-    );
-    const deadline = Date.now() + 120_000;
-    await waitFor(`${ISSUER}/.well-known/openid-configuration`, deadline);
-    await waitFor(`${G_ORIGIN}/login`, deadline);
+    edge = await startLocalEdge({ port: G_PORT, rendererPort: G_RENDERER_PORT, oidcAddr: OIDC_ADDR, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
   });
 
-  test.afterAll(() => {
-    for (const c of children) c.kill("SIGTERM");
-  });
+  test.afterAll(() => edge?.stop());
 
   // Issue 9: someone registered Jane's address with their own password; Jane
   // signs in with Google (a verified e-mail): the unproved password and the

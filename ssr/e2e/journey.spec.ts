@@ -1,11 +1,11 @@
 // The merchant's whole journey in the browser, on an edge configured as
 // `make run` configures it: payments in test mode (PUBLIC_URL on loopback, no
 // Stripe key) and Google sign-in through the local OpenID provider
-// (edge/cmd/oidcdev), whose every sign-in is jane.doe@example.com. From the
+// (devtools/cmd/oidcdev; e2e/local-edge.ts), whose every sign-in is jane.doe@example.com. From the
 // landing page: register → welcome → choose a plan → test-mode payment →
 // merchant home; then sign out and sign in with the Google button, which
 // runs the redirect flow and loads nothing from outside the site.
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,12 +13,12 @@ import { expect, test } from "@playwright/test";
 import auth from "../../shared/content/auth.json" with { type: "json" };
 import journey from "../../shared/content/journey.json" with { type: "json" };
 import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
+import { startLocalEdge, type LocalEdge } from "./local-edge";
 
 const PORT = Number(process.env.E2E_JOURNEY_PORT ?? 8096);
 const RENDERER_PORT = process.env.E2E_JOURNEY_RENDERER_PORT ?? "3096";
 const OIDC_ADDR = process.env.E2E_JOURNEY_OIDC_ADDR ?? "127.0.0.1:8097";
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const ISSUER = `http://${OIDC_ADDR}/oidc`;
 // Navigations that wait on the server (password hashing, renders) on a shared, busy machine.
 const SLOW = { timeout: 20_000 };
 const EMAIL = "jane.doe@example.com"; // the local provider's user: Google sign-in finds this account
@@ -32,58 +32,24 @@ function confirmationLink(edgeDir: string, to: string): string {
   return out.match(/https?:\/\/\S+verify-email\?token=\S+/)?.[0] ?? "";
 }
 
-async function waitFor(url: string, deadline: number) {
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 test.describe("the merchant's journey", () => {
   test.describe.configure({ mode: "serial" });
-  const children: ChildProcess[] = [];
+  let edge: LocalEdge | undefined;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const edgeDir = path.join(import.meta.dirname, "..", "..", "edge");
-    const bin = path.join(mkdtempSync(path.join(os.tmpdir(), "omnibus-oidcdev-")), "oidcdev");
     edgeEnv.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-journey-"));
-    execFileSync("go", ["build", "-o", bin, "./cmd/oidcdev"], { cwd: edgeDir, stdio: "inherit" });
-    children.push(spawn(bin, ["-addr", OIDC_ADDR, "-client-id", "dev-client", "-client-secret", "dev-secret"], { stdio: "ignore" }));
-    children.push(
-      spawn(path.join(edgeDir, "bin", "edge"), [], {
-        cwd: edgeDir,
-        stdio: "ignore",
-        env: {
-          ...process.env,
-          OMNIBUS_ENV: "development",
-          LISTEN_ADDR: `127.0.0.1:${PORT}`,
-          RENDERER_PORT,
-          DATA_DIR: edgeEnv.DATA_DIR,
-          SSR_DIR: path.join(import.meta.dirname, ".."),
-          PUBLIC_URL: ORIGIN,
-          DATABASE_URL: "",
-          STRIPE_SECRET_KEY: "",
-          GOOGLE_CLIENT_ID: "dev-client",
-          GOOGLE_CLIENT_SECRET: "dev-secret",
-          GOOGLE_ISSUER_URL: ISSUER,
-          GOOGLE_REDIRECT_ONLY: "1", // as make run sets it
-        },
-      }),
-    );
-    const deadline = Date.now() + 120_000;
-    await waitFor(`${ISSUER}/.well-known/openid-configuration`, deadline);
-    await waitFor(`${ORIGIN}/login`, deadline);
+    // As make run configures it: no Stripe key (test mode), the redirect flow only; the data
+    // directory is the suite's own, so `edge mail` below reads this edge's outbox.
+    edge = await startLocalEdge({
+      port: PORT,
+      rendererPort: RENDERER_PORT,
+      oidcAddr: OIDC_ADDR,
+      env: { STRIPE_SECRET_KEY: "", GOOGLE_REDIRECT_ONLY: "1", DATA_DIR: edgeEnv.DATA_DIR },
+    });
   });
 
-  test.afterAll(() => {
-    for (const c of children) c.kill("SIGTERM");
-  });
+  test.afterAll(() => edge?.stop());
 
   test("register → welcome → plan → test-mode payment → merchant home → Google sign-in", async ({ page }) => {
     // Eleven page loads and three sign-ins (argon2id): generous on a shared, loaded machine.

@@ -2,6 +2,8 @@ module omnibus/deploy/k8s/validate
 
 go 1.26.0
 
+toolchain go1.26.10
+
 require (
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	k8s.io/api v0.37.2

@@ -7,24 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/oauth2-proxy/mockoidc"
-
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// provider is a local OpenID Connect provider (mockoidc) standing in for Google.
-func provider(t *testing.T) *mockoidc.MockOIDC {
-	t.Helper()
-	m, err := mockoidc.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Shutdown() })
-	return m
-}
-
-func googleSite(t *testing.T, db *storage.DB, m *mockoidc.MockOIDC) *site {
+func googleSite(t *testing.T, db *storage.DB, m *oidcProvider) *site {
 	return newSite(t, db, nil, func(o *Options) {
 		o.GoogleClientID, o.GoogleClientSecret, o.GoogleIssuerURL = m.ClientID, m.ClientSecret, m.Issuer()
 	})
@@ -32,7 +19,7 @@ func googleSite(t *testing.T, db *storage.DB, m *mockoidc.MockOIDC) *site {
 
 // popupCode is what Google's popup hands the page: a code for redirect_uri
 // "postmessage", for the user queued at the provider.
-func popupCode(t *testing.T, m *mockoidc.MockOIDC, user *mockoidc.MockUser) string {
+func popupCode(t *testing.T, m *oidcProvider, user *oidcUser) string {
 	t.Helper()
 	m.QueueUser(user)
 	q := url.Values{"client_id": {m.ClientID}, "scope": {"openid email profile"}, "response_type": {"code"}, "redirect_uri": {popupRedirectURI}, "state": {"s"}}
@@ -51,23 +38,17 @@ func popupCode(t *testing.T, m *mockoidc.MockOIDC, user *mockoidc.MockUser) stri
 
 // idToken is a credential as the GoogleLogin button returns it, signed by the
 // provider, for audience aud, issued at iat.
-func idToken(t *testing.T, m *mockoidc.MockOIDC, user *mockoidc.MockUser, aud string, iat time.Time) string {
+func idToken(t *testing.T, m *oidcProvider, user *oidcUser, aud string, iat time.Time) string {
 	t.Helper()
-	sess, err := m.SessionStore.NewSession("openid email profile", "", user, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := m.Config()
-	cfg.ClientID = aud
-	tok, err := sess.IDToken(cfg, m.Keypair, iat)
+	tok, err := m.idToken(user, aud, iat)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tok
 }
 
-func user(sub, email string, verified bool) *mockoidc.MockUser {
-	return &mockoidc.MockUser{Subject: sub, Email: email, EmailVerified: verified}
+func user(sub, email string, verified bool) *oidcUser {
+	return &oidcUser{Subject: sub, Email: email, EmailVerified: verified}
 }
 
 func TestGoogleCodeSignIn(t *testing.T) {

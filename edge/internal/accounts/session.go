@@ -2,16 +2,14 @@ package accounts
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"time"
 
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/token"
 	"omnibus/shared"
 )
 
@@ -35,17 +33,9 @@ type Session struct {
 // TableName keeps the model on migration 4's table.
 func (Session) TableName() string { return "sessions" }
 
-// newToken is 32 random bytes, base64url: the cookie value.
-func newToken() string {
-	b := make([]byte, 32)
-	rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func tokenHash(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(h[:])
-}
+// newToken and tokenHash: the cookie's value and what is stored for it
+// (internal/token, shared with the newsletter's confirmation links).
+var newToken, tokenHash = token.New, token.Hash
 
 // validToken checks a cookie's shape before any database lookup.
 func validToken(t string) bool {

@@ -242,7 +242,7 @@ func TestNoVisitorDataStored(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		e := start(t, db, nil)
 		const ip, ua = "203.0.113.77", "Mozilla/5.0 (X11; Linux x86_64) Zzyzxbrowser/9.9 Chrome/120.0.0.0 Safari/537.36"
-		h := e.Server.Echo
+		h := e.Server
 		for i, path := range []string{"/features?utm_campaign=Spring&utm_source=news&secret=s3cr3t-token", "/features", "/go/pricing", "/", "/features.data"} {
 			r := httptest.NewRequest(http.MethodGet, path, nil)
 			r.Host = strings.TrimPrefix(e.URL, "http://")

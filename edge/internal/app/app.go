@@ -350,12 +350,12 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		}
 	}
 	if a.Cache != nil {
-		a.Cache.Register(a.Server.Echo, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
+		a.Cache.Register(a.Server.Routes, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
 	}
-	if err := seo.Register(a.Server.Echo, cfg.PublicURL); err != nil {
+	if err := seo.Register(a.Server.Routes, cfg.PublicURL); err != nil {
 		return nil, err
 	}
-	if err := redirects.Register(a.Server.Echo, shared.RoutesJSON); err != nil { // /pricing → /old-pricing (301)
+	if err := redirects.Register(a.Server.Routes, shared.RoutesJSON); err != nil { // /pricing → /old-pricing (301)
 		return nil, err
 	}
 	api := a.Server.API

@@ -51,12 +51,12 @@ func TestRendererKilled(t *testing.T) {
 	clk := &clock{t: time.Now()}
 	e, c := startCachedEdge(t, edgetest.Options{RealRenderer: true}, clk.Now, "")
 
-	res, body := e.Get(t, "/features")
+	res, _ := e.Get(t, "/features")
 	if res.StatusCode != 200 || res.Header.Get("X-Cache") != "MISS" {
 		t.Fatalf("/features: %d %q", res.StatusCode, res.Header.Get("X-Cache"))
 	}
 	clk.Advance(300*time.Second + 86400*time.Second + time.Second) // past its stale window
-	res, body = e.Get(t, "/")
+	res, body := e.Get(t, "/")
 	if res.StatusCode != 200 || res.Header.Get("X-Cache") != "MISS" || !strings.HasSuffix(strings.TrimSpace(body), "</html>") {
 		t.Fatalf("/: %d %q, complete document: %v", res.StatusCode, res.Header.Get("X-Cache"), strings.HasSuffix(strings.TrimSpace(body), "</html>"))
 	}

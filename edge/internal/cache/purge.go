@@ -93,7 +93,9 @@ type PurgeResult struct {
 // Register mounts POST /api/v1/admin/cache/purge on e, authorised by
 // "Authorization: Bearer <token>". With an empty token purging over HTTP is
 // off and the endpoint answers 404.
-func (c *Cache) Register(e *echo.Echo, token string) {
+func (c *Cache) Register(e interface {
+	POST(string, echo.HandlerFunc, ...echo.MiddlewareFunc) *echo.Route
+}, token string) {
 	limiter := ratelimit.For(nil, "cache_purge_ip", 30, 2*time.Second) // per instance: the token holder is trusted
 	e.POST(PurgePath, c.purgeHandler(token), limiter.ByIP())
 }

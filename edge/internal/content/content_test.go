@@ -24,7 +24,7 @@ func newServer(t *testing.T) *server.Server {
 
 func get(srv *server.Server, path string) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	srv.Echo.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
 	return rec
 }
 

@@ -68,7 +68,7 @@ type Options struct {
 	// production's, with the listener, renderer and database above).
 	Config func(c *config.Config)
 	// Setup runs before the edge serves: register extra API handlers on
-	// e.Server.API, add middleware on e.Server.Echo, wrap the page handler
+	// e.Server.API, add middleware with e.Server.Use, wrap the page handler
 	// with e.Server.SetPages(wrap(e.Server.Pages())).
 	Setup func(e *Edge)
 }

@@ -21,7 +21,7 @@ import (
 //	go test ./internal/edgetest -run '^$' -bench AppCacheHit -benchmem -cpuprofile cpu.out
 func BenchmarkAppCacheHit(b *testing.B) {
 	e := edgetest.Start(b, edgetest.Options{})
-	h := e.Server.Echo
+	h := e.Server
 	host := strings.TrimPrefix(e.URL, "http://") // PUBLIC_URL's host: another is redirected to it
 	get := func() *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)

@@ -8,6 +8,7 @@ import (
 
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 )
 
 // BenchmarkRendererTakeover kills the active renderer child once per
@@ -19,11 +20,7 @@ func BenchmarkRendererTakeover(b *testing.B) {
 	var worst time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		for deadline := time.Now().Add(60 * time.Second); len(e.Renderer.ReadyPIDs()) < 2; time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				b.Fatal("no warm standby")
-			}
-		}
+		poll.Until(b, 60*time.Second, func() bool { return len(e.Renderer.ReadyPIDs()) >= 2 }, "no warm standby")
 		b.StartTimer()
 		if err := syscall.Kill(e.Renderer.PID(), syscall.SIGKILL); err != nil {
 			b.Fatal(err)

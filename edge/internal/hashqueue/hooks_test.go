@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"omnibus/edge/internal/poll"
 )
 
 // countingHooks records what the queue reported.
@@ -33,18 +35,11 @@ func TestHooksSeeEveryHash(t *testing.T) {
 	}
 	close(hold)
 	// The first Do reports Finished after its f returns; wait for it.
-	for deadline := time.Now().Add(5 * time.Second); ; {
+	poll.Until(t, 5*time.Second, func() bool {
 		h.mu.Lock()
-		done := h.finished == 1
-		h.mu.Unlock()
-		if done {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("Finished never reported")
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer h.mu.Unlock()
+		return h.finished == 1
+	}, "Finished never reported")
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.enqueued != 2 || h.started != 1 || h.finished != 1 || h.rejected != 1 {

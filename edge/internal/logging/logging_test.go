@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"omnibus/edge/internal/poll"
 )
 
 func TestJSONAndLevel(t *testing.T) {
@@ -69,11 +71,7 @@ func TestBufferInterval(t *testing.T) {
 	buf := NewBuffer(&out, 4096, 10*time.Millisecond)
 	defer buf.Close()
 	New(buf, "text", slog.LevelInfo).Info("http", "path", "/a")
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "path=/a"); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the line was never written out")
-		}
-	}
+	poll.Until(t, 10*time.Second, func() bool { return strings.Contains(out.String(), "path=/a") }, "the line was never written out")
 }
 
 // While a full buffer is being written out (a slow stderr, say), other

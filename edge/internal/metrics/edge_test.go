@@ -9,6 +9,7 @@ import (
 
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
@@ -114,16 +115,13 @@ func TestRendererLogsCarryTheRequestID(t *testing.T) {
 	io.Copy(io.Discard, res.Body)
 	res.Body.Close()
 
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	logged := func() bool {
 		for _, line := range strings.Split(e.RendererLog(), "\n") {
 			if strings.HasPrefix(line, "{") && strings.Contains(line, `"request_id":"`+id+`"`) && strings.Contains(line, `"route":"features"`) {
-				return
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no JSON log line of the renderer carries request id %s:\n%s", id, e.RendererLog())
-		}
-		time.Sleep(50 * time.Millisecond) // polling for the line, not waiting a fixed time
+		return false
 	}
+	poll.Until(t, 10*time.Second, logged, "no JSON log line of the renderer carries request id %s", id)
 }

@@ -14,10 +14,6 @@ package newsletter
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -36,6 +32,7 @@ import (
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/token"
 	"omnibus/edge/internal/validation"
 	"omnibus/shared"
 )
@@ -358,13 +355,5 @@ func (s *Service) confirm(c echo.Context) error {
 	return back(reasonConfirmed)
 }
 
-func newToken() string {
-	b := make([]byte, 32)
-	rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func tokenHash(token string) string {
-	h := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(h[:])
-}
+// newToken and tokenHash: a confirmation link's token and what is stored for it.
+var newToken, tokenHash = token.New, token.Hash

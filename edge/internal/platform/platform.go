@@ -1,7 +1,7 @@
-// Package platform serves the platform's marketing facts to the renderer:
+// Package platform serves the platform's marketing facts:
 // GET /api/v1/platform-features, the feature list from
-// shared/content/features.json. The renderer's /features loader fetches it
-// server-side and streams it into the page as deferred data.
+// shared/content/features.json, for API clients (SPEC §7). The renderer's
+// /features page reads the same file itself: a render asks the edge nothing.
 package platform
 
 import (

@@ -36,7 +36,9 @@ func Parse(routesJSON []byte) ([]Rule, error) {
 }
 
 // Register adds a GET and HEAD route per rule (with and without a trailing slash).
-func Register(e *echo.Echo, routesJSON []byte) error {
+func Register(e interface {
+	Match([]string, string, echo.HandlerFunc, ...echo.MiddlewareFunc) []*echo.Route
+}, routesJSON []byte) error {
 	rules, err := Parse(routesJSON)
 	if err != nil {
 		return err

@@ -307,7 +307,7 @@ const (
 // 10 s: a broken build must not spin); one that had been serving is
 // restarted at once.
 func (s *Supervisor) supervise(i int) {
-	// Pdeathsig (set below) fires when the thread that forked the child
+	// Pdeathsig (childAttr, on Linux) fires when the thread that forked the child
 	// exits. Pin this goroutine to its thread for the supervisor's life, so
 	// the child is told to stop if the edge dies without running Stop.
 	runtime.LockOSThread()
@@ -460,7 +460,7 @@ func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
 	cmd.Env = append(cmd.Env, s.opts.Env...)
 	cmd.Stdout = s.opts.Output
 	cmd.Stderr = s.opts.Output
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	cmd.SysProcAttr = childAttr()
 	s.mu.Lock()
 	if s.stopped() {
 		s.mu.Unlock()

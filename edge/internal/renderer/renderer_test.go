@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/renderer"
 )
 
@@ -190,14 +191,9 @@ func TestExternal(t *testing.T) {
 // and returns their pids.
 func waitStandby(t *testing.T, s *renderer.Supervisor) (active, standby int) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if pids := s.ReadyPIDs(); len(pids) == 2 {
-			return pids[0], pids[1]
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no warm standby")
-		}
-	}
+	var pids []int
+	poll.Until(t, 60*time.Second, func() bool { pids = s.ReadyPIDs(); return len(pids) == 2 }, "no warm standby")
+	return pids[0], pids[1]
 }
 
 // Ten crashes of the active child in a row: each time the warm standby

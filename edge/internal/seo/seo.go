@@ -83,7 +83,9 @@ func SitemapPaths() ([]string, error) {
 
 // Register adds GET /sitemap.xml, /robots.txt, /rss.xml and /atom.xml to e.
 // publicURL is the site's canonical origin (PUBLIC_URL).
-func Register(e *echo.Echo, publicURL string) error {
+func Register(e interface {
+	Match([]string, string, echo.HandlerFunc, ...echo.MiddlewareFunc) []*echo.Route
+}, publicURL string) error {
 	origin := strings.TrimRight(publicURL, "/")
 	pages, err := Pages()
 	if err != nil {

@@ -68,7 +68,7 @@ func TestNonceOnlyWhereUsed(t *testing.T) {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.Header.Set(security.NonceHeader, "chosen-by-the-visitor-1234")
 		w := httptest.NewRecorder()
-		srv.Echo.ServeHTTP(w, r)
+		srv.ServeHTTP(w, r)
 		return r, w
 	}
 

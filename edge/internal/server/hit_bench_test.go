@@ -62,7 +62,7 @@ func benchmarkCacheHit(b *testing.B, log *slog.Logger) {
 		r.RemoteAddr = "127.0.0.1:40000"
 		r.Header.Set("Accept-Encoding", "br")
 		w := httptest.NewRecorder()
-		srv.Echo.ServeHTTP(w, r)
+		srv.ServeHTTP(w, r)
 		return w
 	}
 	get()
@@ -78,7 +78,7 @@ func benchmarkCacheHit(b *testing.B, log *slog.Logger) {
 	for b.Loop() {
 		clear(w.h)
 		r.Header.Del("X-Request-ID")
-		srv.Echo.ServeHTTP(w, r)
+		srv.ServeHTTP(w, r)
 	}
 }
 

@@ -41,7 +41,7 @@ func TestCacheHitKeepsLogAgeAndHeaders(t *testing.T) {
 		r.RemoteAddr = "127.0.0.1:40000"
 		r.Header.Set("Accept-Encoding", "br")
 		w := httptest.NewRecorder()
-		srv.Echo.ServeHTTP(w, r)
+		srv.ServeHTTP(w, r)
 		return w
 	}
 	if w := get(); w.Header().Get("X-Cache") != "MISS" {

@@ -161,7 +161,7 @@ func TestTrustedProxiesSetting(t *testing.T) {
 		req.RemoteAddr = "10.1.2.3:5555"
 		req.Header.Set("X-Forwarded-For", "203.0.113.7")
 		req.Header.Set("X-Forwarded-Proto", "https")
-		srv.Echo.ServeHTTP(httptest.NewRecorder(), req)
+		srv.ServeHTTP(httptest.NewRecorder(), req)
 		got.realIP, got.proto = rr.header("X-Real-IP"), rr.header("X-Forwarded-Proto")
 		return got
 	}

@@ -36,7 +36,7 @@ func TestHeadWhereverGet(t *testing.T) {
 	var rr recordingRenderer
 	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t)})
 	paths := map[string]bool{"/api/v1/platform-features": true, "/pricing": true, "/": true}
-	for _, r := range e.Server.Echo.Routes() {
+	for _, r := range e.Server.Registered() {
 		if r.Method == http.MethodGet {
 			p := strings.NewReplacer(":", "x", "*", "x").Replace(r.Path)
 			paths[p] = true

@@ -86,13 +86,15 @@ type Options struct {
 
 // Server is the edge's HTTP server.
 type Server struct {
-	// Echo is the echo instance: add top-level routes (sitemap.xml,
-	// robots.txt) with Echo.GET. Global middleware goes through Server.Use:
-	// middleware added with Echo.Use would never run (see Use).
-	Echo *echo.Echo
+	// Routes is where top-level routes are added (sitemap.xml, robots.txt,
+	// the purge endpoint). It is echo without Use: global middleware goes
+	// through Server.Use, which composes the chain once (see Use), so
+	// middleware added with echo's own Use could never run.
+	Routes Routes
 	// API is the /api/v1 group: feature packages call Register(srv.API).
 	API *echo.Group
 
+	echo    *echo.Echo
 	pages   atomic.Pointer[http.Handler]
 	assets  *assets.Handler
 	checks  map[string]Check
@@ -139,7 +141,7 @@ func New(opts Options) *Server {
 	e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
 	e.HTTPErrorHandler = errorHandler(opts.Logger)
 
-	s := &Server{Echo: e, assets: opts.Assets, checks: opts.Checks, reports: opts.Reports, log: opts.Logger, limits: opts.Limits.withDefaults()}
+	s := &Server{Routes: e, echo: e, assets: opts.Assets, checks: opts.Checks, reports: opts.Reports, log: opts.Logger, limits: opts.Limits.withDefaults()}
 	s.http = &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -181,6 +183,20 @@ func New(opts Options) *Server {
 	return s
 }
 
+// Routes are echo's route methods, and nothing else of echo.
+type Routes interface {
+	GET(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route
+	POST(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route
+	Match(methods []string, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) []*echo.Route
+}
+
+// ServeHTTP answers one request as the listener would (in-process tests
+// and benchmarks).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Registered lists every route added so far (tests walk it).
+func (s *Server) Registered() []*echo.Route { return s.echo.Routes() }
+
 // Use adds global middleware after what is there (the edge's own: recover,
 // perRequest, the nonce and https rules of security.Middleware, the guard),
 // to run on every request before the route's handler. Call it before Serve.
@@ -190,8 +206,8 @@ func New(opts Options) *Server {
 // cache hit was a tenth of the edge's own work. Its last link calls the
 // handler echo's router chose for the request (c.Handler()), which is what
 // echo itself would have put there; so echo's one middleware, installed in
-// New, ignores the handler echo passes it, and with it any middleware added
-// with Echo.Use after it.
+// New, ignores the handler echo passes it. That is why the Server hands out
+// no *echo.Echo (Routes has no Use): middleware added there would never run.
 func (s *Server) Use(mw ...echo.MiddlewareFunc) {
 	s.middleware = append(s.middleware, mw...)
 	s.chain = compose(func(c echo.Context) error { return c.Handler()(c) }, s.middleware)
@@ -327,12 +343,12 @@ func (s *Server) Serve(ln net.Listener) error {
 // routes only the methods it is told. Run once, when the routes are final.
 func (s *Server) headForGet() {
 	has := map[string]bool{}
-	for _, r := range s.Echo.Routes() {
+	for _, r := range s.echo.Routes() {
 		if r.Method == http.MethodHead {
 			has[r.Path] = true
 		}
 	}
-	router := s.Echo.Router()
+	router := s.echo.Router()
 	asGet := func(c echo.Context) error {
 		get := *c.Request()
 		get.Method = http.MethodGet
@@ -340,10 +356,10 @@ func (s *Server) headForGet() {
 		router.Find(http.MethodGet, echo.GetPath(&get), c)
 		return c.Handler()(c)
 	}
-	for _, r := range s.Echo.Routes() {
+	for _, r := range s.echo.Routes() {
 		if r.Method == http.MethodGet && !has[r.Path] {
 			has[r.Path] = true
-			s.Echo.HEAD(r.Path, asGet)
+			s.echo.HEAD(r.Path, asGet)
 		}
 	}
 }

@@ -134,7 +134,7 @@ func TestForwardedHeadersFromUntrustedPeerAreReplaced(t *testing.T) {
 	req.Header.Set("X-Forwarded-Proto", "https")
 	req.Header.Set("X-Forwarded-Host", "evil.example")
 	rec := httptest.NewRecorder()
-	e.Server.Echo.ServeHTTP(rec, req)
+	e.Server.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status %d", rec.Code)
 	}

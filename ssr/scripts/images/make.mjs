@@ -17,7 +17,6 @@ import footer from "../../../shared/content/footer.json" with { type: "json" };
 import logos from "../../../shared/content/logos.json" with { type: "json" };
 import site from "../../../shared/content/site.json" with { type: "json" };
 import { dashboardSVG } from "./dashboard.mjs";
-import { iconPNG } from "./png.mjs";
 
 const PUBLIC = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "public");
 
@@ -143,7 +142,11 @@ for (const { icon } of footer.socials) {
 write("favicon.png", await sharp(Buffer.from(MARK), { density: 72 }).resize(48).png({ compressionLevel: 9 }).toBuffer());
 write(site.logo.src.slice(1), await sharp(Buffer.from(MARK), { density: (72 * 120) / 48 }).resize(120).webp({ quality: 90, effort: 6 }).toBuffer());
 write("images/placeholder.svg", PLACEHOLDER);
-write("icons/icon-192.png", iconPNG(192));
-write("icons/icon-512.png", iconPNG(512));
-write("icons/maskable-512.png", iconPNG(512, { maskable: true }));
-write("icons/apple-touch-icon.png", iconPNG(180, { maskable: true }));
+// The PWA icons: the same mark. A maskable icon fills its whole square (the
+// launcher cuts its own shape) and keeps the mark inside the 80% safe zone.
+const MASKABLE = MARK.replace('rx="11" ', "").replace('<g fill="#fff">', '<g fill="#fff" transform="translate(24 24) scale(0.72) translate(-24 -24)">');
+const icon = (svg, size) => sharp(Buffer.from(svg), { density: (72 * size) / 48 }).resize(size).png({ compressionLevel: 9 }).toBuffer();
+write("icons/icon-192.png", await icon(MARK, 192));
+write("icons/icon-512.png", await icon(MARK, 512));
+write("icons/maskable-512.png", await icon(MASKABLE, 512));
+write("icons/apple-touch-icon.png", await icon(MASKABLE, 180));

@@ -1,26 +1,19 @@
 // /features: one section per claimed feature of SPEC §1, each with the anchor
 // the landing page's feature cards link to (/features#shipping …), rendered
 // with the page so a hash navigation lands on it at once. The platform's
-// feature list (GET /api/v1/platform-features) closes the page as a grid; it
-// is deferred: browsers get the sections at once and the grid streams in,
-// crawlers get the whole document (entry.server waits for everything).
-import { Suspense } from "react";
-import { Await, Link, useLoaderData } from "react-router";
+// feature list closes the page as a grid: it is content
+// (shared/content/features.json, which the edge's GET /api/v1/platform-features
+// serves too), read here, so the render asks the edge for nothing.
+import { Link } from "react-router";
 import content from "../../../../shared/content/features-page.json";
 import features from "../../../../shared/content/features.json";
 import { FeatureGrid } from "~/components/blocks/feature-grid";
 import { FeatureIcon } from "~/components/blocks/feature-icons";
-import { CardSkeleton } from "~/components/ui/skeleton";
-import { loadPlatformFeatures } from "~/lib/features.server";
 import { routeMeta } from "~/lib/meta";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
 export const meta = routeMeta;
-
-export function loader() {
-  return { features: loadPlatformFeatures() };
-}
 
 /** Each section with the feature item whose link points at it. */
 const sections = content.sections.map((section) => {
@@ -30,7 +23,6 @@ const sections = content.sections.map((section) => {
 });
 
 export default function FeaturesPage() {
-  const { features: platform } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-7xl px-4 py-20 sm:px-6">
       <header className="max-w-3xl">
@@ -85,9 +77,7 @@ export default function FeaturesPage() {
           {content.glance}
         </h2>
         <div className="mt-8">
-          <Suspense fallback={<CardSkeleton label={content.loading} />}>
-            <Await resolve={platform}>{(items) => <FeatureGrid items={items} limit={items.length} columns={3} />}</Await>
-          </Suspense>
+          <FeatureGrid items={features.features} limit={features.features.length} columns={3} />
         </div>
       </section>
       <p className="mt-16">

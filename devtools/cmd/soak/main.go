@@ -32,7 +32,7 @@ import (
 )
 
 func main() {
-	edgeBin := flag.String("edge", "./bin/edge", "the built edge")
+	edgeBin := flag.String("edge", "../edge/bin/edge", "the built edge")
 	addr := flag.String("addr", "127.0.0.1:18190", "loopback address for the edge")
 	rendererPort := flag.Int("renderer-port", 18191, "loopback port for its renderer")
 	duration := flag.Duration("duration", 60*time.Second, "how long to fire logins")
@@ -59,8 +59,8 @@ func run(edgeBin, addr string, rendererPort int, duration time.Duration, concurr
 	base := "http://" + addr
 	ssrDir, _ := filepath.Abs(filepath.Join(filepath.Dir(edgeBin), "..", "..", "ssr"))
 	cmd := exec.Command(edgeBin)
-	cmd.Env = append(os.Environ(), "OMNIBUS_ENV=development", "LISTEN_ADDR="+addr, "RENDERER_PORT="+strconv.Itoa(rendererPort),
-		"DATA_DIR="+dir, "SSR_DIR="+ssrDir, "PUBLIC_URL="+base, "LOG_LEVEL=error", "DATABASE_URL=")
+	cmd.Env = append(os.Environ(), "LISTEN_ADDR="+addr, "RENDERER_PORT="+strconv.Itoa(rendererPort),
+		"DATA_DIR="+dir, "SSR_DIR="+ssrDir, "PUBLIC_URL="+base, "LOG_LEVEL=error", "DATABASE_URL=", "OMNIBUS_ENV=development")
 	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
 	if err := cmd.Start(); err != nil {
 		fail("soak: start the edge: " + err.Error())

@@ -1,0 +1,86 @@
+// An edge of a suite's own, started the way `make run` starts one, beside
+// the local OpenID provider (devtools/cmd/oidcdev, whose every sign-in is
+// jane.doe@example.com): for the suites that need Google sign-in configured,
+// which the shared e2e edge (playwright.config.ts) is not. One set-up for
+// auth.spec.ts and journey.spec.ts.
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.join(import.meta.dirname, "..", "..");
+
+/** Polls url until it answers 2xx, or throws once deadline (ms since the epoch) has passed. */
+export async function waitFor(url: string, deadline: number) {
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export interface LocalEdge {
+  origin: string;
+  issuer: string;
+  stop(): void;
+}
+
+/**
+ * Builds and starts the local OpenID provider on oidcAddr and an edge on
+ * port (its renderer on rendererPort) with a fresh SQLite directory, signing
+ * in with Google through that provider; env adds to or overrides the edge's
+ * environment. Resolves once both answer.
+ */
+export async function startLocalEdge(opts: {
+  port: number;
+  rendererPort: string;
+  oidcAddr: string;
+  clientId?: string;
+  clientSecret?: string;
+  env?: Record<string, string>;
+}): Promise<LocalEdge> {
+  const { clientId = "dev-client", clientSecret = "dev-secret" } = opts;
+  const origin = `http://127.0.0.1:${opts.port}`;
+  const issuer = `http://${opts.oidcAddr}/oidc`;
+  const children: ChildProcess[] = [];
+  const bin = path.join(mkdtempSync(path.join(os.tmpdir(), "omnibus-oidcdev-")), "oidcdev");
+  execFileSync("go", ["build", "-o", bin, "./cmd/oidcdev"], { cwd: path.join(root, "devtools"), stdio: "inherit" });
+  children.push(spawn(bin, ["-addr", opts.oidcAddr, "-client-id", clientId, "-client-secret", clientSecret], { stdio: "ignore" }));
+  const edgeDir = path.join(root, "edge");
+  children.push(
+    spawn(path.join(edgeDir, "bin", "edge"), [], {
+      cwd: edgeDir,
+      stdio: "ignore",
+      env: {
+        ...process.env,
+        OMNIBUS_ENV: "development",
+        LISTEN_ADDR: `127.0.0.1:${opts.port}`,
+        RENDERER_PORT: opts.rendererPort,
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-edge-")),
+        SSR_DIR: path.join(root, "ssr"),
+        PUBLIC_URL: origin,
+        DATABASE_URL: "",
+        GOOGLE_CLIENT_ID: clientId,
+        GOOGLE_CLIENT_SECRET: clientSecret,
+        GOOGLE_ISSUER_URL: issuer,
+        ...opts.env,
+      },
+    }),
+  );
+  const stop = () => {
+    for (const c of children) c.kill("SIGTERM");
+  };
+  try {
+    const deadline = Date.now() + 120_000;
+    await waitFor(`${issuer}/.well-known/openid-configuration`, deadline);
+    await waitFor(`${origin}/login`, deadline);
+  } catch (e) {
+    stop();
+    throw e;
+  }
+  return { origin, issuer, stop };
+}
