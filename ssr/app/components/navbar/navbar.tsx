@@ -121,31 +121,19 @@ function MobileMenu() {
       if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
     };
     // While it is open, Escape closes it (wherever the focus is) and Tab
-    // keeps the focus inside it: the page behind is covered (issue 32.3).
+    // keeps the focus inside it, cycling through what it shows: the page
+    // behind is covered (issue 32.3).
     const onKey = (event: KeyboardEvent) => {
       if (!menu.open) return;
-      const summary = menu.querySelector("summary");
+      const summary = menu.firstElementChild as HTMLElement;
       if (event.key === "Escape") {
         menu.open = false;
-        summary?.focus();
-        return;
-      }
-      if (event.key !== "Tab" || !summary) return;
-      const focusable = [summary, ...menu.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), input, select, textarea")].filter(
-        (el) => el === summary || el.getClientRects().length > 0,
-      );
-      const first = focusable[0];
-      const last = focusable[focusable.length - 1];
-      const active = document.activeElement as HTMLElement | null;
-      if (!active || !menu.contains(active)) {
+        summary.focus();
+      } else if (event.key === "Tab") {
+        const shown = [...menu.querySelectorAll<HTMLElement>("summary,a[href],button")].filter((el) => el.getClientRects().length);
+        const at = shown.indexOf(document.activeElement as HTMLElement);
         event.preventDefault();
-        first.focus();
-      } else if (event.shiftKey && active === first) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && active === last) {
-        event.preventDefault();
-        first.focus();
+        shown[at < 0 ? 0 : (at + (event.shiftKey ? shown.length - 1 : 1)) % shown.length].focus();
       }
     };
     document.addEventListener("pointerdown", onOutside);

@@ -2,12 +2,10 @@
 import { routeMeta } from "~/lib/meta";
 import { catalogueData } from "./catalogue-data.server";
 import { CataloguePage } from "./catalogue-page";
-import { demoLinks } from "./stylesheet";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
 export const meta = routeMeta;
-export const links = demoLinks; // the full stylesheet before the first paint (stylesheet.ts)
 
 export function loader() {
   return catalogueData();

@@ -10,12 +10,10 @@ import { routeMeta } from "~/lib/meta";
 import { useRouteEntry } from "~/lib/route-entry";
 import { CatalogueHeader } from "./showcase";
 import type { Route } from "./+types/blog-demo";
-import { demoLinks } from "./stylesheet";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
 export const meta = routeMeta;
-export const links = demoLinks; // the full stylesheet before the first paint (stylesheet.ts)
 
 type Layout = ArticleListLayout | "by-category" | "with-sidebar" | "featured-archive";
 /** The list layout of each /blog/posts-N page. */
