@@ -14,7 +14,8 @@ import footer from "../../shared/content/footer.json" with { type: "json" };
 import journeyCopy from "../../shared/content/journey.json" with { type: "json" };
 import { collectErrors, waitForHydration } from "./helpers";
 
-const PORT = Number(process.env.E2E_ORIGIN_PORT ?? 8098);
+// Next to this run's e2e edge (E2E_PORT) and clear of auth.spec's (+3, +7) and journey.spec's (8096, 8097) ports.
+const PORT = Number(process.env.E2E_ORIGIN_PORT ?? Number(process.env.E2E_PORT ?? 8091) + 11);
 const RENDERER_PORT = process.env.E2E_ORIGIN_RENDERER_PORT ?? String(PORT + 1);
 const PUBLIC = `http://localhost:${PORT}`;
 const OTHER = `http://127.0.0.1:${PORT}`;

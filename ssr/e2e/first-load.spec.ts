@@ -148,20 +148,21 @@ test("the document's loader data does not repeat the footer's copy", async ({ re
 });
 
 test("a navigation link fetches its page's data and route module on hover, before any click", async ({ page }) => {
+  // /blog: a page with data of its own (its loader); /features reads only shared content, so it has none to fetch.
   await page.goto("/");
   await waitForHydration(page);
-  const link = page.getByRole("navigation", { name: navigation.menu.label }).getByRole("link", { name: "Features", exact: true });
-  const data = page.waitForRequest((request) => new URL(request.url()).pathname === "/features.data");
-  const code = page.waitForRequest((request) => /\/assets\/features-[^/]+\.js$/.test(new URL(request.url()).pathname));
+  const link = page.getByRole("navigation", { name: navigation.menu.label }).getByRole("link", { name: "Blog", exact: true });
+  const data = page.waitForRequest((request) => new URL(request.url()).pathname === "/blog.data");
+  const code = page.waitForRequest((request) => /\/assets\/page-[^/]+\.js$/.test(new URL(request.url()).pathname));
   await link.hover();
   await Promise.all([data, code]);
   await link.click();
-  await expect(page).toHaveURL(/\/features$/);
+  await expect(page).toHaveURL(/\/blog$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   // The page's title and description came with its route module (virtual:route-copy), not with /'s first load.
-  const features = routes.find((r) => r.id === "features")!;
-  await expect(page).toHaveTitle(features.title);
-  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", features.description);
+  const blog = routes.find((r) => r.id === "blog")!;
+  await expect(page).toHaveTitle(blog.title);
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", blog.description);
 });
 
 /**

@@ -6,9 +6,11 @@ const unescape = (html: string) =>
 
 // Pages that need a signed-in merchant or a payment in progress, and what they answer opened bare:
 // choosing a plan sends an anonymous visitor to create a store; the test-mode payment page without
-// its ?session= is a payment that does not exist.
+// its ?session= is a payment that does not exist; the reset page without a valid link says so on
+// the page that sends a new one, before any form.
 const bare: Record<string, { status: number; location?: string }> = {
   "choose-plan": { status: 302, location: "/register" },
+  "reset-password": { status: 303, location: "/forgot-password?error=resetInvalid" },
   "test-payment": { status: 404 },
 };
 
