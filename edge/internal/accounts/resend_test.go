@@ -47,6 +47,11 @@ func TestResendConfirmationLink(t *testing.T) {
 		if n := count(); n != 4 {
 			t.Errorf("%d messages, want the first and three more", n)
 		}
+		// A cross-site post from a signed-in victim's browser is refused and sends nothing.
+		wantError(t, st.do(b, "POST", "/api/v1/oaccount/verify-email/resend", url.Values{}, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"), http.StatusForbidden, codeCrossSite)
+		if n := count(); n != 4 {
+			t.Errorf("%d messages after a cross-site post, want 4", n)
+		}
 		// Signed out: nothing is sent.
 		wantRedirect(t, st.do(st.browser(), "POST", "/api/v1/oaccount/verify-email/resend", url.Values{}), http.StatusSeeOther, "/login")
 	})
