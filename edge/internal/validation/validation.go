@@ -31,6 +31,9 @@ type Rule struct {
 	MaxLength int    `json:"maxLength"`
 	Multiline bool   `json:"multiline"`
 	Pattern   string `json:"pattern"`
+	// Reserved are values the platform keeps (the store names that would
+	// be its own subdomains).
+	Reserved []string `json:"reserved"`
 	pattern   *regexp.Regexp
 }
 
