@@ -77,12 +77,6 @@ class ScrollMemory extends Component<{ entry: string }> {
 /** Rendered once, in the root: applies the scrolling rules above to every navigation. */
 export function HashScroll() {
   const location = useLocation();
-  useHashScroll(location.key);
-  return createElement(ScrollMemory, { entry: location.key });
-}
-
-function useHashScroll(key: string): void {
-  const location = useLocation();
   const navigationType = useNavigationType();
   const firstPage = useRef(true);
 
@@ -107,5 +101,6 @@ function useHashScroll(key: string): void {
     if (first) return;
     const saved = navigationType === "POP" ? positions.get(location.key) : undefined;
     window.scrollTo({ top: saved ?? 0, behavior: "instant" });
-  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  return createElement(ScrollMemory, { entry: location.key });
 }
