@@ -24,6 +24,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/hashqueue"
+	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -39,7 +40,7 @@ const (
 )
 
 // MaxBody is the largest request body an endpoint reads (16 KB).
-const MaxBody = 16 << 10
+const MaxBody = exchange.MaxBody
 
 // Account is one merchant account (table made by storage migration 3).
 type Account struct {
@@ -278,15 +279,11 @@ type mailTemplate struct {
 // Message is the words for a code (exported for tests and other packages).
 func Message(code string) string { return content.Messages[code] }
 
-// problem is a refused request: its status and message code.
-type problem struct {
-	status int
-	code   string
-}
+// problem is a refused request: its status, message code and invalid
+// fields (internal/http/exchange answers it).
+type problem = exchange.Refusal
 
-func (p *problem) Error() string { return p.code }
-
-func fail(status int, code string) *problem { return &problem{status: status, code: code} }
+func fail(status int, code string) *problem { return &problem{Status: status, Code: code} }
 
 var errUnavailable = fail(http.StatusServiceUnavailable, codeUnavailable)
 

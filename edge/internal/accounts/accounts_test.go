@@ -1,8 +1,10 @@
 package accounts
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -119,7 +121,44 @@ func TestRegisterFormPost(t *testing.T) {
 		if in, _ := st.loggedIn(b); !in {
 			t.Fatal("not signed in after a form registration")
 		}
-		wantPage(t, st.do(st.browser(), "POST", "/register", form), http.StatusConflict, "/register", forms.State{Form: "register", Values: typed, Error: codeEmailTaken})
+		// Taken: the e-mail and the store name, each next to its field.
+		wantPage(t, st.do(st.browser(), "POST", "/register", form), http.StatusConflict, "/register",
+			forms.State{Form: "register", Values: typed, Errors: map[string]string{"email": codeEmailTaken, "storeName": codeStoreNameTaken}})
+	})
+}
+
+// Issue 32: a short password, a taken e-mail and a taken store name are all
+// told in one answer — JSON: errorDetail the first (in the form's order)
+// and fieldErrors every one; without JavaScript: the page with each next to
+// its field, what was typed but never the password. Nothing is created.
+func TestRegisterTellsEveryRefusalAtOnce(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		st := newSite(t, db, nil, nil)
+		st.register(st.browser(), "ana@example.com", "Ana's Saris")
+		want := map[string]string{"email": Message(codeEmailTaken), "password": Message(codePasswordTooShort), "storeName": Message(codeStoreNameTaken)}
+		in := map[string]string{"name": "Bea", "email": "ANA@example.com", "password": "short", "storeName": "ana's saris"}
+		a := st.do(st.browser(), "POST", "/api/v1/oaccount/register", in)
+		var got struct {
+			ErrorDetail string            `json:"errorDetail"`
+			Field       string            `json:"field"`
+			FieldErrors map[string]string `json:"fieldErrors"`
+		}
+		if err := json.Unmarshal([]byte(a.body), &got); err != nil || a.status != http.StatusBadRequest ||
+			got.ErrorDetail != want["email"] || got.Field != "email" || !reflect.DeepEqual(got.FieldErrors, want) {
+			t.Fatalf("JSON: %d %s, want 400 with every refusal %v", a.status, a.body, want)
+		}
+		form := url.Values{}
+		for k, v := range in {
+			form.Set(k, v)
+		}
+		wantPage(t, st.do(st.browser(), "POST", "/register", form), http.StatusBadRequest, "/register", forms.State{Form: "register",
+			Values: map[string]string{"name": "Bea", "email": "ANA@example.com", "storeName": "ana's saris"},
+			Errors: map[string]string{"email": codeEmailTaken, "password": codePasswordTooShort, "storeName": codeStoreNameTaken}})
+		var n int64
+		db.Model(&Account{}).Count(&n)
+		if n != 1 {
+			t.Fatalf("%d accounts: a refused registration stored one", n)
+		}
 	})
 }
 

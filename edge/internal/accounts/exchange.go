@@ -1,19 +1,13 @@
 package accounts
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
-	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/response"
-	"omnibus/edge/internal/ratelimit"
+	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/validation"
 )
 
@@ -30,85 +24,37 @@ type envelope struct {
 	Data any `json:"data"`
 }
 
-// isForm reports a form post (a page without JavaScript).
-func isForm(r *http.Request) bool {
-	return crossorigin.TypeOf(r) == crossorigin.Form
+// vocabulary is this package's message table (shared/content/auth.json) as
+// the shared decoder and answers use it (internal/http/exchange).
+var vocabulary = &exchange.Vocabulary{
+	CrossSite: codeCrossSite, UnsupportedType: codeUnsupportedType, TooLarge: codeTooLarge, Malformed: codeMalformed,
+	RateLimited: codeRateLimited, Words: Message,
 }
 
-// read takes the request's string fields from a JSON object or a form,
-// reading at most MaxBody bytes.
-func read(c echo.Context) (map[string]string, *problem) {
-	req := c.Request()
-	if crossorigin.TypeOf(req) == crossorigin.Unsupported {
-		return nil, fail(http.StatusUnsupportedMediaType, codeUnsupportedType)
-	}
-	if req.ContentLength > MaxBody {
-		return nil, fail(http.StatusRequestEntityTooLarge, codeTooLarge)
-	}
-	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
-	if err != nil {
-		return nil, fail(http.StatusBadRequest, codeMalformed)
-	}
-	if len(body) > MaxBody {
-		return nil, fail(http.StatusRequestEntityTooLarge, codeTooLarge)
-	}
-	fields := map[string]string{}
-	if isForm(req) {
-		v, err := url.ParseQuery(string(body))
-		if err != nil {
-			return nil, fail(http.StatusBadRequest, codeMalformed)
-		}
-		for k := range v {
-			fields[k] = v.Get(k)
-		}
-		return fields, nil
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
-		return nil, fail(http.StatusBadRequest, codeMalformed)
-	}
-	for k, v := range raw {
-		switch v := v.(type) {
-		case string:
-			fields[k] = v
-		case nil:
-		default:
-			// The Google credential response may carry non-string extras;
-			// every field this package reads is a string.
-			if k == "credential" || k == "code" || k == "email" || k == "password" || k == "name" || k == "storeName" || k == "token" {
-				return nil, fail(http.StatusBadRequest, codeMalformed)
-			}
-		}
-	}
-	return fields, nil
+// fields are the JSON fields the endpoints read; any other field (the
+// Google credential response's extras) is ignored.
+var fields = exchange.Fields{
+	"credential": exchange.Text, "code": exchange.Text, "email": exchange.Text, "password": exchange.Text,
+	"name": exchange.Text, "storeName": exchange.Text, "token": exchange.Text,
 }
 
-// refuse answers a refused request with JSON {"errorDetail"} and its status.
-// A sign-in form posted to its page without JavaScript (forms.OnPage) gets
-// that page again (forms.Refuse) with st: its id, the values shown again
-// (shown), every invalid field, and otherwise p as the form's error. st of
-// no form (Google, sign-out, the cross-site check) is always JSON.
+// read takes the request's fields from a JSON object or a form
+// (exchange.Decode: body type, size and shape).
+func read(c echo.Context) (map[string]string, *problem) { return vocabulary.Decode(c, fields) }
+
+// refuse answers a refused request (exchange.Refuse): JSON {"errorDetail"}
+// with its status, or for a sign-in form posted to its page without
+// JavaScript (forms.OnPage) that page again with st: its id, the values shown
+// again (shown) and every error of p. st of no form (Google, sign-out, the
+// cross-site check) is always JSON.
 func refuse(c echo.Context, p *problem, st forms.State) error {
-	if p.code == codeBusy {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(hashQueueDeadline/time.Second)))
-	}
-	if st.Form != "" && forms.OnPage(c) {
-		if len(st.Errors) == 0 {
-			st.Error = p.code
-		}
-		return forms.Refuse(c, p.status, st)
-	}
-	return response.Error(c, p.status, Message(p.code))
+	return vocabulary.Refuse(c, p, exchange.Form{State: st})
 }
 
 // limited answers a refused rate limit: 429 with Retry-After, JSON or the
-// form's page (refuse).
+// form's page.
 func limited(c echo.Context, wait time.Duration, st forms.State) error {
-	if st.Form != "" && forms.OnPage(c) {
-		ratelimit.RetryAfter(c, wait)
-		return refuse(c, fail(http.StatusTooManyRequests, codeRateLimited), st)
-	}
-	return ratelimit.Refuse(c, wait)
+	return vocabulary.Limited(c, wait, exchange.Form{State: st})
 }
 
 // shown is the state of sign-in form form: the values of the named fields
@@ -123,35 +69,21 @@ func shown(form string, f map[string]string, names ...string) forms.State {
 	return st
 }
 
-// invalid adds field's error code to st (none for ""), and keeps the first
-// problem for the JSON answer.
-func invalid(st *forms.State, first **problem, field, code string) {
+// invalid is a refusal (400) of one field with code, or nil for no code.
+func invalid(field, code string) *problem {
 	if code == "" {
-		return
+		return nil
 	}
-	if st.Errors == nil {
-		st.Errors = map[string]string{}
-	}
-	st.Errors[field] = code
-	if *first == nil {
-		*first = fail(http.StatusBadRequest, code)
-	}
+	p := fail(http.StatusBadRequest, "")
+	p.Add(field, code)
+	return p
 }
 
 // signedIn answers a successful sign-in: the status with where to go, or for
 // a form post a 303 there.
 func (s *Service) signedIn(c echo.Context, httpStatus int, acct *Account) error {
 	to := s.Destination(acct.Status)
-	if isForm(c.Request()) {
-		return seeOther(c, to)
-	}
-	noStore(c.Response())
-	return c.JSON(httpStatus, envelope{status{IsLoggedIn: true, OmnicustomerStatus: acct.Status, RedirectTo: to}})
-}
-
-func seeOther(c echo.Context, to string) error {
-	noStore(c.Response())
-	return c.Redirect(http.StatusSeeOther, to)
+	return exchange.Done(c, httpStatus, envelope{status{IsLoggedIn: true, OmnicustomerStatus: acct.Status, RedirectTo: to}}, to)
 }
 
 func noStore(w http.ResponseWriter) {

@@ -259,7 +259,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	back(p.code)
+	back(p.Code)
 }
 
 // googleAccount finds or makes the account for a verified Google identity.

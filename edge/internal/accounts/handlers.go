@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
+	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -56,15 +58,25 @@ func (s *Service) register(c echo.Context) error {
 	default:
 		nameCode = codeNameInvalid
 	}
-	invalid(&st, &p, "name", nameCode)
-	invalid(&st, &p, "email", emailCode)
-	invalid(&st, &p, "password", passwordProblem(f["password"], email, slug))
-	invalid(&st, &p, "storeName", storeNameProblem(f["storeName"], slug))
-	if p != nil {
+	storeCode := storeNameProblem(f["storeName"], slug)
+	ctx := c.Request().Context()
+	// A taken e-mail and a taken store name are told with every other
+	// refusal, in one answer (issue 32).
+	emailTaken, storeTaken, err := s.taken(ctx, email, emailCode == "", slug, storeCode == "")
+	if err != nil {
+		slog.ErrorContext(ctx, "accounts: register lookup", "err", err)
+		return refuse(c, errUnavailable, st)
+	}
+	if emailTaken {
+		emailCode = codeEmailTaken
+	}
+	if storeTaken {
+		storeCode = codeStoreNameTaken
+	}
+	if p := registerRefusal(nameCode, emailCode, passwordProblem(f["password"], email, slug), storeCode); p != nil {
 		return refuse(c, p, st)
 	}
 
-	ctx := c.Request().Context()
 	now := s.now()
 	hash, p := s.hash(ctx, f["password"])
 	if p != nil {
@@ -75,7 +87,7 @@ func (s *Service) register(c echo.Context) error {
 	// registration answered as failed left nothing behind (no account, no
 	// mail), so trying again works.
 	token := newToken()
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(acct).Error; err != nil {
 			return err
 		}
@@ -86,19 +98,66 @@ func (s *Service) register(c echo.Context) error {
 			slog.ErrorContext(ctx, "accounts: register", "err", err)
 			return refuse(c, errUnavailable, st)
 		}
-		// Which unique column? The e-mail is the one to tell first.
-		var n int64
-		s.db.WithContext(ctx).Model(&Account{}).Where("email = ?", email).Count(&n)
-		if n > 0 {
-			return refuse(c, fail(http.StatusConflict, codeEmailTaken), st)
+		// Taken since the check above (a concurrent registration): which
+		// unique column, or both?
+		emailTaken, storeTaken, err := s.taken(ctx, email, true, slug, true)
+		if err != nil || !emailTaken && !storeTaken {
+			emailTaken = true // the e-mail is the one to tell first
 		}
-		return refuse(c, fail(http.StatusConflict, codeStoreNameTaken), st)
+		emailCode, storeCode := "", ""
+		if emailTaken {
+			emailCode = codeEmailTaken
+		}
+		if storeTaken {
+			storeCode = codeStoreNameTaken
+		}
+		return refuse(c, registerRefusal("", emailCode, "", storeCode), st)
 	}
 	s.setCookie(c.Response(), token)
 	created := *acct
 	reqCtx := c.Request().Context()
 	s.background(func() { s.sendVerification(reqCtx, created) })
 	return s.signedIn(c, http.StatusCreated, acct)
+}
+
+// registerRefusal is every refused field of a registration in the form's
+// order, or nil: 409 when each is taken (the request itself was fine), else
+// 400.
+func registerRefusal(name, email, password, storeName string) *problem {
+	p := fail(http.StatusBadRequest, "")
+	p.Add("name", name)
+	p.Add("email", email)
+	p.Add("password", password)
+	p.Add("storeName", storeName)
+	if len(p.Invalid) == 0 {
+		return nil
+	}
+	if (email == "" || email == codeEmailTaken) && (storeName == "" || storeName == codeStoreNameTaken) && name == "" && password == "" {
+		p.Status = http.StatusConflict
+	}
+	return p
+}
+
+// taken reports whether an account has this e-mail (when checkEmail) and
+// whether one has this store name (when checkStore), in one query.
+func (s *Service) taken(ctx context.Context, email string, checkEmail bool, slug string, checkStore bool) (emailTaken, storeTaken bool, err error) {
+	if !checkEmail && !checkStore {
+		return false, false, nil
+	}
+	if !checkEmail {
+		email = ""
+	}
+	if !checkStore {
+		slug = ""
+	}
+	var rows []Account
+	err = s.db.WithContext(ctx).Select("email", "store_name").
+		Where("(email = ? AND ? <> '') OR (store_name = ? AND ? <> '')", email, email, slug, slug).Limit(2).Find(&rows).Error
+	for _, a := range rows {
+		emailTaken = emailTaken || checkEmail && a.Email == email
+		storeTaken = storeTaken || checkStore && a.StoreName != nil && *a.StoreName == slug
+	}
+	return emailTaken, storeTaken, err
 }
 
 // login: POST /oaccount/login and /hq/account/seller/login {email, password}.
@@ -113,12 +172,13 @@ func (s *Service) login(c echo.Context) error {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
-	invalid(&st, &p, "email", code)
+	bad := fail(http.StatusBadRequest, "")
+	bad.Add("email", code)
 	if f["password"] == "" {
-		invalid(&st, &p, "password", codePasswordRequired)
+		bad.Add("password", codePasswordRequired)
 	}
-	if p != nil {
-		return refuse(c, p, st)
+	if len(bad.Invalid) > 0 {
+		return refuse(c, bad, st)
 	}
 	// A browser that signed in to this account before (its device cookie)
 	// is limited on its own; any other is limited per client and account
@@ -171,11 +231,7 @@ func (s *Service) logout(c echo.Context) error {
 		slog.ErrorContext(c.Request().Context(), "accounts: logout", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
-	if isForm(c.Request()) {
-		return seeOther(c, "/login?signedOut=1")
-	}
-	noStore(c.Response())
-	return response.OK(c, envelope{status{}})
+	return exchange.Done(c, http.StatusOK, envelope{status{}}, "/login?signedOut=1")
 }
 
 // isLoggedIn: GET /oaccount/isloggedin and /hq/account/seller/isloggedin →

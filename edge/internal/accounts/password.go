@@ -132,7 +132,7 @@ const (
 )
 
 // errBusy is the answer when the hashing queue refuses a request.
-var errBusy = fail(http.StatusServiceUnavailable, codeBusy)
+var errBusy = &problem{Status: http.StatusServiceUnavailable, Code: codeBusy, RetryAfter: hashQueueDeadline}
 
 // hash is hashPassword run under the hashing bound.
 func (s *Service) hash(ctx context.Context, password string) (h string, p *problem) {

@@ -12,7 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/ratelimit"
 )
 
@@ -47,7 +47,7 @@ func (s *Service) forgotPassword(c echo.Context) error {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
-	if invalid(&st, &p, "email", code); p != nil {
+	if p := invalid("email", code); p != nil {
 		return refuse(c, p, st)
 	}
 	// Per-address limit: quietly send nothing more, answer the same.
@@ -55,11 +55,7 @@ func (s *Service) forgotPassword(c echo.Context) error {
 		reqCtx := c.Request().Context()
 		s.background(func() { s.sendReset(reqCtx, email) })
 	}
-	if isForm(c.Request()) {
-		return seeOther(c, page+"?sent=1")
-	}
-	noStore(c.Response())
-	return response.OK(c, envelope{map[string]string{"message": Message(codeResetSent)}})
+	return exchange.Done(c, http.StatusOK, envelope{map[string]string{"message": Message(codeResetSent)}}, page+"?sent=1")
 }
 
 // sendReset makes a reset link for the account with this e-mail, if any, and
@@ -125,7 +121,7 @@ func (s *Service) resetPassword(c echo.Context) error {
 		if err := s.db.WithContext(ctx).First(&acct, pr.AccountID).Error; err != nil {
 			return err
 		}
-		if invalid(&st, &p, "password", passwordProblem(f["password"], acct.Email, deref(acct.StoreName))); p != nil {
+		if p := invalid("password", passwordProblem(f["password"], acct.Email, deref(acct.StoreName))); p != nil {
 			return p
 		}
 		hash, p := s.hash(ctx, f["password"])

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
@@ -21,33 +22,25 @@ var (
 )
 
 // reservedStoreNames are subdomains the platform keeps for itself or that
-// would mislead visitors.
+// would mislead visitors (shared/validation.json).
 var reservedStoreNames = func() map[string]bool {
 	m := map[string]bool{}
-	for _, n := range strings.Fields(`
-		www www1 www2 api app apps admin administrator root system sys hq
-		omnibus omni ombre forge petpawlor official team staff support help helpdesk
-		mail email smtp imap pop pop3 mx ns ns1 ns2 dns ftp sftp ssh vpn proxy
-		static assets cdn media img images files download downloads upload uploads
-		blog news docs doc wiki forum community status health university academy
-		login logout signin signout signup register account accounts auth oauth sso
-		billing payment payments pay checkout cart shop store stores market marketplace
-		dashboard console portal panel manage manager merchant merchants seller sellers
-		dev test testing stage staging demo sandbox beta alpha preview internal
-		security abuse postmaster hostmaster webmaster noreply no-reply info contact
-		about careers jobs legal privacy terms policy cookies`) {
+	for _, n := range validation.Field("storeName").Reserved {
 		m[n] = true
 	}
 	return m
 }()
 
 // Slug normalises a wanted store name to the subdomain it would get:
-// lower-case ASCII letters and digits, every other run of characters one
-// hyphen, no hyphen at either end ("My Store!" → "my-store").
+// lower-case ASCII letters and digits (each character by its simple lower
+// case: İ is i), every other run of characters one hyphen, no hyphen at
+// either end ("My Store!" → "my-store"). shared/validation-cases.json's
+// slugs are the rule's cases, which the renderer's slugify runs too.
 func Slug(name string) string {
 	var b strings.Builder
 	hyphen := false
-	for _, r := range strings.ToLower(name) {
+	for _, r := range name {
+		r = unicode.ToLower(r)
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
 			if hyphen && b.Len() > 0 {
 				b.WriteByte('-')

@@ -13,6 +13,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
+	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
@@ -75,7 +76,7 @@ func (s *Service) verifyEmail(c echo.Context) error {
 	c.Response().Header().Set("Referrer-Policy", "no-referrer")
 	token := c.QueryParam("token")
 	if !validToken(token) {
-		return seeOther(c, "/login?error="+codeVerifyInvalid)
+		return exchange.SeeOther(c, "/login?error="+codeVerifyInvalid)
 	}
 	ctx := c.Request().Context()
 	now := s.now()
@@ -97,13 +98,13 @@ func (s *Service) verifyEmail(c echo.Context) error {
 	})
 	var pb *problem
 	if errors.As(err, &pb) {
-		return seeOther(c, "/login?error="+pb.code)
+		return exchange.SeeOther(c, "/login?error="+pb.Code)
 	}
 	if err != nil {
 		slog.ErrorContext(ctx, "accounts: verify email", "err", err)
-		return seeOther(c, "/login?error="+codeUnavailable)
+		return exchange.SeeOther(c, "/login?error="+codeUnavailable)
 	}
-	return seeOther(c, "/login?verified=1")
+	return exchange.SeeOther(c, "/login?verified=1")
 }
 
 // resendVerification: POST /oaccount/verify-email/resend, by the signed-in
@@ -114,7 +115,7 @@ func (s *Service) verifyEmail(c echo.Context) error {
 // limited), where the welcome says it. Signed out: 401, or 303 to /login.
 func (s *Service) resendVerification(c echo.Context) error {
 	noStore(c.Response())
-	form := isForm(c.Request())
+	form := exchange.IsForm(c)
 	acct, err := s.current(c.Request().Context(), c.Response(), c.Request())
 	if err != nil {
 		slog.ErrorContext(c.Request().Context(), "accounts: resend confirmation", "err", err)
@@ -122,14 +123,14 @@ func (s *Service) resendVerification(c echo.Context) error {
 	}
 	if acct == nil {
 		if form {
-			return seeOther(c, "/login")
+			return exchange.SeeOther(c, "/login")
 		}
 		return response.Error(c, http.StatusUnauthorized, Message("signedOut"))
 	}
 	if acct.EmailVerifiedAt == nil {
 		if ok, wait := s.ResendByAccount.Allow(c.Request().Context(), strconv.FormatUint(acct.ID, 10)); !ok {
 			if form {
-				return seeOther(c, contactPath+"?verify=wait")
+				return exchange.SeeOther(c, contactPath+"?verify=wait")
 			}
 			return ratelimit.Refuse(c, wait)
 		}
@@ -140,7 +141,7 @@ func (s *Service) resendVerification(c echo.Context) error {
 		s.background(func() { s.sendVerification(reqCtx, a) })
 	}
 	if form {
-		return seeOther(c, contactPath+"?verify=sent")
+		return exchange.SeeOther(c, contactPath+"?verify=sent")
 	}
 	return response.OK(c, map[string]any{"data": map[string]string{"message": Message(codeVerifySent)}})
 }

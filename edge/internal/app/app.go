@@ -70,6 +70,9 @@ type Deps struct {
 	NoAssets  bool
 	// Now is the page cache's clock (tests move it; default time.Now).
 	Now func() time.Time
+	// Payments, when set, makes the payment provider in place of the one the
+	// settings choose (a test's provider; nil from it turns payments off).
+	Payments func(publicURL string) billing.Provider
 }
 
 // App is a built edge, ready to Serve.
@@ -253,8 +256,12 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// pages their data (PageData: the renderer never calls the edge);
 	// outside it /landing-page goes to MERCHANT_APP_URL when that is
 	// another origin.
+	provider := paymentProvider
+	if deps.Payments != nil {
+		provider = func(cfg config.Config, _ *slog.Logger) billing.Provider { return deps.Payments(cfg.PublicURL) }
+	}
 	a.Billing = billing.New(a.DB, a.Accounts, billing.Options{
-		PublicURL: cfg.PublicURL, Provider: paymentProvider(cfg, log),
+		PublicURL: cfg.PublicURL, Provider: provider(cfg, log),
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
 	pages = a.Billing.PageData(pages)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -14,17 +15,16 @@ import (
 
 	"github.com/stripe/stripe-go/v85/webhook"
 
-	"omnibus/edge/internal/accounts"
+	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/billing"
-	"omnibus/edge/internal/billing/stripepay"
-	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
 // TestMain lets this test binary also be the edge that crashes: with
-// BILLING_CHILD_DB set it serves accounts and billing on that database and
-// exits (status 3) at the stage BILLING_CHILD_CRASH names.
+// BILLING_CHILD_DB set it is a whole edge (the app's own wiring) on that
+// database, and exits (status 3) at the stage BILLING_CHILD_CRASH names.
 func TestMain(m *testing.M) {
 	if dsn := os.Getenv("BILLING_CHILD_DB"); dsn != "" {
 		childEdge(dsn, os.Getenv("BILLING_CHILD_CRASH"))
@@ -33,6 +33,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// childEdge is the edge as main builds it (internal/app), with Stripe, on
+// the parent's database.
 func childEdge(dsn, stage string) {
 	var db *storage.DB
 	var err error
@@ -50,16 +52,27 @@ func childEdge(dsn, stage string) {
 			os.Exit(3) // the process dies: no answer, no deferred work
 		}
 	})
-	srv := server.New(server.Options{Pages: http.NotFoundHandler()})
-	acc := accounts.New(db, nil, accounts.Options{})
-	bill := billing.New(db, acc, billing.Options{Provider: stripepay.New("sk_test_123", whsec, "http://127.0.0.1:1")})
-	bill.Register(srv.API, server.BodyLimit)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		os.Exit(1)
 	}
-	os.Stdout.WriteString("LISTENING http://" + ln.Addr().String() + "\n")
-	srv.Serve(ln)
+	dir, err := os.MkdirTemp("", "billing-child-")
+	if err != nil {
+		os.Exit(1)
+	}
+	defer os.RemoveAll(dir)
+	cfg := config.DevelopmentDefaults()
+	cfg.Addr, cfg.PublicURL, cfg.DataDir = ln.Addr().String(), "http://"+ln.Addr().String(), dir
+	cfg.RendererURL = "http://127.0.0.1:1" // no page is asked for
+	cfg.CacheWarm = false
+	stripeSettings("http://127.0.0.1:1")(&cfg)
+	a, err := app.New(cfg, app.Deps{DB: db, Listener: ln, NoAssets: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		os.Stderr.WriteString(err.Error())
+		os.Exit(1)
+	}
+	os.Stdout.WriteString("LISTENING " + a.URL + "\n")
+	a.Serve()
 }
 
 // startChild runs the child edge and returns its URL and its exit status channel.

@@ -14,7 +14,6 @@ import (
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/ratelimit"
-	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
 )
 
@@ -41,21 +40,15 @@ func newSite(t *testing.T, db *storage.DB, provider func(publicURL string) billi
 func newSiteWith(t *testing.T, db *storage.DB, provider func(publicURL string) billing.Provider, edit func(*config.Config)) *site {
 	t.Helper()
 	st := &site{t: t}
-	st.edge = edgetest.Start(t, edgetest.Options{DB: db, Config: func(c *config.Config) {
+	st.edge = edgetest.Start(t, edgetest.Options{DB: db, Payments: provider, Config: func(c *config.Config) {
 		c.AdminConsoleURL = "https://admin.test"
 		if edit != nil {
 			edit(c)
 		}
 	}, Setup: func(e *edgetest.Edge) {
 		e.App.Accounts.RegisterByIP = ratelimit.New(1000, time.Millisecond)
-		st.bill = e.App.Billing
-		if provider != nil {
-			cfg := e.App.Config
-			st.bill = billing.New(e.DB, e.App.Accounts, billing.Options{PublicURL: cfg.PublicURL, Provider: provider(cfg.PublicURL),
-				AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL})
-			st.bill.Register(e.Server.API, server.BodyLimit) // the same routes, this provider
-		}
 	}})
+	st.bill = st.edge.App.Billing
 	return st
 }
 

@@ -13,6 +13,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/accounts"
+	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/http/response"
 )
 
@@ -97,10 +98,6 @@ func (s *Service) testModePay(tm *TestMode) echo.HandlerFunc {
 			slog.ErrorContext(c.Request().Context(), "billing: test-mode payment", "err", err)
 			return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 		}
-		if isForm(c.Request()) {
-			return seeOther(c, s.successPath(o))
-		}
-		c.Response().Header().Set("Cache-Control", "no-store")
-		return response.OK(c, map[string]any{"data": map[string]any{"outcome": outcome, "redirectTo": s.successPath(o)}})
+		return exchange.Done(c, http.StatusOK, map[string]any{"data": map[string]any{"outcome": outcome, "redirectTo": s.successPath(o)}}, s.successPath(o))
 	}
 }

@@ -294,6 +294,61 @@ func TestSignedInBypasses(t *testing.T) {
 	}
 }
 
+// Issue 26 item 3: while the renderer fails (here: its answer breaks off),
+// the requests that missed together share the one failed render's answer
+// (the edge's 503 page): none of them goes to the failing renderer again,
+// and nothing is stored.
+func TestConcurrentMissesShareAFailedRender(t *testing.T) {
+	for name, fail := range map[string]func(w http.ResponseWriter){
+		"broke off": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<html><body>half a page")
+		},
+		"aborted": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusOK)
+			panic(http.ErrAbortHandler) // what the proxy does when the upstream body breaks
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, _ := newTestCache(t, DefaultMaxBytes)
+			const n = 20
+			var waiting sync.WaitGroup
+			waiting.Add(n)
+			c.testHookFetch = waiting.Done
+			up := &renderer{}
+			up.respond = func(w http.ResponseWriter, r *http.Request, call int64) {
+				waiting.Wait() // every request has missed and is waiting for this render
+				fail(w)
+			}
+			h := c.Wrap(up)
+			var wg sync.WaitGroup
+			codes := make([]int, n)
+			headers := make([]http.Header, n)
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					w := get(h, "/blog")
+					codes[i], headers[i] = w.Code, w.Header()
+				}()
+			}
+			wg.Wait()
+			if got := up.calls.Load(); got != 1 {
+				t.Fatalf("%d concurrent misses during a failing render made %d render attempts, want 1", n, got)
+			}
+			for i := range n {
+				if codes[i] != http.StatusServiceUnavailable || headers[i].Get("Retry-After") == "" || headers[i].Get("Cache-Control") != "no-store" {
+					t.Fatalf("request %d: %d %v, want the shared 503 (no-store, Retry-After)", i, codes[i], headers[i])
+				}
+			}
+			if e, _ := c.Stats(); e != 0 {
+				t.Fatalf("%d entries stored from a failed render", e)
+			}
+		})
+	}
+}
+
 func TestNeverStoresErrorsOrCookies(t *testing.T) {
 	c, _ := newTestCache(t, DefaultMaxBytes)
 	up := &renderer{}
@@ -338,8 +393,13 @@ func TestNeverStoresErrorsOrCookies(t *testing.T) {
 
 	expect(t, get(h, "/"), 200, "BYPASS")
 	expect(t, get(h, "/"), 200, "BYPASS")
-	get(h, "/blog/article/cut")
-	expect(t, get(h, "/blog/article/cut"), 200, "BYPASS")
+	// A page that broke off is a failed render: the edge's 503, not kept.
+	expect(t, get(h, "/blog/article/cut"), 503, "MISS")
+	before = up.calls.Load()
+	expect(t, get(h, "/blog/article/cut"), 503, "MISS")
+	if up.calls.Load() != before+1 {
+		t.Fatal("a page that broke off was stored")
+	}
 	if n, _ := c.Stats(); n != 0 {
 		t.Fatalf("%d entries stored, want none", n)
 	}

@@ -178,7 +178,7 @@ func (c *Cache) warmOne(ctx context.Context, path string) (ok, did bool) {
 		return true, false
 	}
 	res := <-c.group.DoChan(key, func() (any, error) { return c.render(r, key, c.warm.next), nil })
-	return !res.Val.(result).failed && c.store.peek(key) != nil, true
+	return res.Val.(result).kind != renderFailed && c.store.peek(key) != nil, true
 }
 
 // warmRequest is a visitor's GET of path on the site's origin.

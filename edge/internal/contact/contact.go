@@ -20,9 +20,7 @@ package contact
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -32,8 +30,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -43,7 +40,7 @@ import (
 
 // MaxBody is the largest request body the endpoint reads (16 KB); a larger
 // one is answered 413.
-const MaxBody = 16 << 10
+const MaxBody = exchange.MaxBody
 
 // Outcome codes: the keys of "outcomes" in shared/content/contact.json; sent
 // comes back in the no-JavaScript redirect (?outcome=sent), the others are a
@@ -158,9 +155,7 @@ func (s *Service) Register(g *echo.Group) { g.POST("/omnibus/contact-us", s.Subm
 // posts with too (internal/forms). Cross-site posts are refused with 403
 // (the check the account endpoints use: internal/http/crossorigin).
 func (s *Service) Submit() echo.HandlerFunc {
-	return crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
-		return response.Error(c, http.StatusForbidden, content.Outcomes[outcomeCrossSite])
-	})(s.create)
+	return vocabulary.Guard(s.PublicURL)(s.create)
 }
 
 // Input is a submission as received.
@@ -174,64 +169,58 @@ type Input struct {
 	CVURL   string `json:"cvUrl"`
 }
 
+// vocabulary is contact.json's outcomes as the shared decoder and answers
+// use them (internal/http/exchange); an invalid field's words are its own.
+var vocabulary = &exchange.Vocabulary{
+	CrossSite: outcomeCrossSite, UnsupportedType: outcomeUnsupportedType, TooLarge: OutcomeTooLarge, Malformed: OutcomeInvalid,
+	RateLimited: OutcomeRateLimited,
+	Words: func(code string) string {
+		if code == OutcomeInvalid {
+			return content.GenericError
+		}
+		return content.Outcomes[code]
+	},
+	FieldWords: func(field, _ string) string { return ErrorMessage(field) },
+}
+
+// inputFields are the JSON fields of a submission.
+var inputFields = exchange.Fields{
+	"topic": exchange.Text, "name": exchange.Text, "email": exchange.Text, "company": exchange.Text,
+	"phone": exchange.Text, "message": exchange.Text, "cvUrl": exchange.Text,
+}
+
 func (s *Service) create(c echo.Context) error {
 	req := c.Request()
-	kind := crossorigin.TypeOf(req)
-	if kind == crossorigin.Unsupported {
-		return response.Error(c, http.StatusUnsupportedMediaType, content.Outcomes[outcomeUnsupportedType])
-	}
-	var in Input
-	if req.ContentLength > MaxBody {
-		return s.refuse(c, in, http.StatusRequestEntityTooLarge, OutcomeTooLarge, nil)
-	}
-	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return s.refuse(c, in, http.StatusRequestEntityTooLarge, OutcomeTooLarge, nil)
-		}
-		return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, nil)
-	}
-	if len(body) > MaxBody {
-		return s.refuse(c, in, http.StatusRequestEntityTooLarge, OutcomeTooLarge, nil)
-	}
-
-	isForm := kind == crossorigin.Form
-	if isForm {
-		v, err := url.ParseQuery(string(body))
-		if err != nil {
-			return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, nil)
-		}
-		in = Input{Topic: v.Get("topic"), Name: v.Get("name"), Email: v.Get("email"),
-			Company: v.Get("company"), Phone: v.Get("phone"), Message: v.Get("message"), CVURL: v.Get("cvUrl")}
-	} else if err := json.Unmarshal(body, &in); err != nil {
-		// Not a JSON object, or a field that is not a string.
-		return response.Error(c, http.StatusBadRequest, content.GenericError)
+	f, p := vocabulary.Decode(c, inputFields)
+	in := Input{Topic: f["topic"], Name: f["name"], Email: f["email"], Company: f["company"], Phone: f["phone"], Message: f["message"], CVURL: f["cvUrl"]}
+	page := pageOf(in)
+	if p != nil {
+		return vocabulary.Refuse(c, p, page)
 	}
 
 	msg, bad := Validate(in)
 	if len(bad) > 0 {
-		return s.refuse(c, in, http.StatusBadRequest, OutcomeInvalid, bad)
+		p := &exchange.Refusal{Status: http.StatusBadRequest, Code: OutcomeInvalid}
+		for _, name := range bad {
+			p.Add(name, OutcomeInvalid)
+		}
+		return vocabulary.Refuse(c, p, page)
 	}
 
 	if ok, wait := s.Limit.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
-		if forms.OnPage(c) {
-			ratelimit.RetryAfter(c, wait)
-			return s.refuse(c, in, http.StatusTooManyRequests, OutcomeRateLimited, nil)
-		}
-		return ratelimit.Refuse(c, wait)
+		return vocabulary.Limited(c, wait, page)
 	}
 
 	msg.CreatedAt = s.Now().UTC()
 	if err := s.db.WithContext(req.Context()).Create(&msg).Error; err != nil {
 		slog.ErrorContext(c.Request().Context(), "contact: store message", "err", err, "topic", msg.Topic)
-		return s.refuse(c, in, http.StatusServiceUnavailable, OutcomeUnavailable, nil)
+		return vocabulary.Refuse(c, &exchange.Refusal{Status: http.StatusServiceUnavailable, Code: OutcomeUnavailable}, page)
 	}
 	s.notify(c.Request().Context(), msg)
-	if isForm {
-		return redirect(c, msg.Topic)
-	}
-	return c.JSON(http.StatusCreated, map[string]any{"data": map[string]bool{"sent": true}})
+	// Posted as a form: 303 to the topic's own page (a known topic id, so
+	// always a path on this site) with ?outcome=sent.
+	return exchange.Done(c, http.StatusCreated, map[string]any{"data": map[string]bool{"sent": true}},
+		"/"+msg.Topic+"?outcome="+OutcomeSent+"#contact-form")
 }
 
 // notify e-mails a stored message to the team, in the background.
@@ -257,41 +246,17 @@ func (s *Service) notify(reqCtx context.Context, m Message) {
 // notifyTimeout bounds one notification e-mail.
 const notifyTimeout = 30 * time.Second
 
-// refuse answers a failed submission. Posted to its page (no JavaScript):
-// the page again with what was typed, every invalid field (bad, in the
-// page's order) and otherwise the outcome as the form's error. Else JSON
-// with the first invalid field's or the outcome's message.
-func (s *Service) refuse(c echo.Context, in Input, status int, outcome string, bad []string) error {
-	if forms.OnPage(c) {
-		st := forms.State{Form: "contact", Values: map[string]string{}, Errors: map[string]string{}}
-		raw := map[string]string{"name": in.Name, "email": in.Email, "company": in.Company, "phone": in.Phone, "cvUrl": in.CVURL, "message": in.Message}
-		for _, name := range fieldOrder {
-			if v := validation.Shown(name, raw[name]); v != "" {
-				st.Values[name] = v
-			}
+// pageOf is the contact page's form showing in again (a refused post to
+// its page without JavaScript): what was typed, as validation.Shown bounds it.
+func pageOf(in Input) exchange.Form {
+	st := forms.State{Form: "contact", Values: map[string]string{}}
+	raw := map[string]string{"name": in.Name, "email": in.Email, "company": in.Company, "phone": in.Phone, "cvUrl": in.CVURL, "message": in.Message}
+	for _, name := range fieldOrder {
+		if v := validation.Shown(name, raw[name]); v != "" {
+			st.Values[name] = v
 		}
-		for _, name := range bad {
-			if name == "topic" {
-				st.Error = OutcomeInvalid
-			} else {
-				st.Errors[name] = OutcomeInvalid
-			}
-		}
-		if len(bad) == 0 {
-			st.Error = outcome
-		}
-		return forms.Refuse(c, status, st)
 	}
-	if len(bad) > 0 {
-		return c.JSON(status, struct {
-			ErrorDetail string `json:"errorDetail"`
-			Field       string `json:"field"`
-		}{ErrorMessage(bad[0]), bad[0]})
-	}
-	if outcome == OutcomeInvalid {
-		return response.Error(c, status, content.GenericError)
-	}
-	return response.Error(c, status, content.Outcomes[outcome])
+	return exchange.Form{State: st, Hidden: []string{"topic"}} // the topic is the page's own
 }
 
 // ErrorMessage is the errorDetail for an invalid field ("topic" or one of
@@ -366,10 +331,4 @@ func validPhone(p string) bool {
 		}
 	}
 	return digits >= 7 && digits <= 15
-}
-
-// redirect answers a stored form post with 303 to the topic's own page (a
-// known topic id, so always a path on this site) with ?outcome=sent.
-func redirect(c echo.Context, topic string) error {
-	return c.Redirect(http.StatusSeeOther, "/"+topic+"?outcome="+OutcomeSent+"#contact-form")
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -172,5 +174,39 @@ func TestPathsNameEveryArticleAndTopicPage(t *testing.T) {
 	cats, _ := content.Categories(shared.Articles)
 	if len(paths) != len(help.List())+len(blog.List())+len(cats) {
 		t.Errorf("%d paths for %d help, %d blog articles and %d topics", len(paths), len(help.List()), len(blog.List()), len(cats))
+	}
+}
+
+// Issue 26 item 2: shared/front-matter-cases.json, which the renderer's
+// parser (ssr/app/lib/front-matter.ts) runs too: the same article, or a
+// refusal saying the same thing, from both sides.
+func TestSharedFrontMatterCases(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "front-matter-cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Name, Source string
+			Article      *struct{ Slug, Title, Description, Date, Category, Body string }
+			Error        string
+		}
+	}
+	if err := json.Unmarshal(raw, &table); err != nil || len(table.Cases) == 0 {
+		t.Fatalf("front-matter-cases.json: %v", err)
+	}
+	for _, c := range table.Cases {
+		a, err := content.Parse([]byte(c.Source))
+		switch {
+		case c.Article == nil && (err == nil || !strings.Contains(err.Error(), c.Error)):
+			t.Errorf("%s: %v, want an error saying %q", c.Name, err, c.Error)
+		case c.Article != nil && err != nil:
+			t.Errorf("%s: %v", c.Name, err)
+		case c.Article != nil:
+			got := struct{ Slug, Title, Description, Date, Category, Body string }{a.Slug, a.Title, a.Description, a.Date, a.Category, a.Body}
+			if got != *c.Article {
+				t.Errorf("%s: %+v, want %+v", c.Name, got, *c.Article)
+			}
+		}
 	}
 }

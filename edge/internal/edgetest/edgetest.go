@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/app"
+	"omnibus/edge/internal/billing"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/renderer"
@@ -64,6 +65,9 @@ type Options struct {
 	// Config changes settings before the edge is built (the defaults are
 	// production's, with the listener, renderer and database above).
 	Config func(c *config.Config)
+	// Payments makes the payment provider in place of the one the settings
+	// choose (app.Deps.Payments).
+	Payments func(publicURL string) billing.Provider
 	// Setup runs before the edge serves: register extra API handlers on
 	// e.Server.API, add middleware with e.Server.Use, wrap the page handler
 	// with e.Server.SetPages(wrap(e.Server.Pages())).
@@ -120,7 +124,7 @@ func Start(t testing.TB, opts Options) *Edge {
 	// The edge's logger as main makes it (batched, text), writing nowhere.
 	logOut := logging.NewBuffer(io.Discard, 64<<10, 250*time.Millisecond)
 	t.Cleanup(func() { logOut.Close() }) // after the edge's own cleanup (LIFO)
-	deps := app.Deps{DB: e.DB, Listener: ln, AssetsDir: opts.AssetsDir, Now: opts.Now,
+	deps := app.Deps{DB: e.DB, Listener: ln, AssetsDir: opts.AssetsDir, Now: opts.Now, Payments: opts.Payments,
 		Logger: logging.New(logOut, "text", slog.LevelInfo)}
 	var out *tailBuffer
 	switch {

@@ -15,8 +15,6 @@ package newsletter
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -27,8 +25,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -39,7 +36,7 @@ import (
 
 // MaxBody is the largest request body the endpoint reads (16 KB); a larger
 // one is answered 413.
-const MaxBody = 16 << 10
+const MaxBody = exchange.MaxBody
 
 // Subscription is one subscribed address, stored trimmed and lower-cased so
 // each address is stored once (table made by storage migration 2).
@@ -135,93 +132,67 @@ func (s *Service) Register(g *echo.Group) {
 // its form posts with too (internal/forms). Cross-site posts are refused
 // with 403 (the check the account endpoints use).
 func (s *Service) Submit() echo.HandlerFunc {
-	return crossorigin.Guard(s.PublicURL, func(c echo.Context) error {
-		return response.Error(c, http.StatusForbidden, messages[reasonCrossSite])
-	})(s.subscribe)
+	return vocabulary.Guard(s.PublicURL)(s.subscribe)
 }
+
+// vocabulary is newsletter.json's messages as the shared decoder and
+// answers use them (internal/http/exchange).
+var vocabulary = &exchange.Vocabulary{
+	CrossSite: reasonCrossSite, UnsupportedType: reasonUnsupported, TooLarge: reasonTooLarge, Malformed: reasonMalformed,
+	RateLimited: reasonRateLimited, Words: func(code string) string { return messages[code] },
+}
+
+// fields: the address, which a JSON client may send as any scalar (a
+// number is simply not an address: "invalid"); returnTo comes with forms.
+var fields = exchange.Fields{"emailaddress": exchange.Number}
 
 func (s *Service) subscribe(c echo.Context) error {
 	req := c.Request()
-	kind := crossorigin.TypeOf(req)
-	if kind == crossorigin.Unsupported {
-		return response.Error(c, http.StatusUnsupportedMediaType, messages[reasonUnsupported])
+	f, p := vocabulary.Decode(c, fields)
+	if p != nil {
+		return vocabulary.Refuse(c, p, pageOf(""))
 	}
-	form := kind == crossorigin.Form
-	if req.ContentLength > MaxBody {
-		return fail(c, "", http.StatusRequestEntityTooLarge, reasonTooLarge)
+	raw, returnTo := f["emailaddress"], f["returnTo"]
+	if forms.OnPage(c) {
+		returnTo = req.URL.RequestURI() // the page it was posted to
 	}
-	body, err := io.ReadAll(io.LimitReader(req.Body, MaxBody+1))
-	var tooBig *http.MaxBytesError // the server's own API body limit
-	if errors.As(err, &tooBig) || len(body) > MaxBody {
-		return fail(c, "", http.StatusRequestEntityTooLarge, reasonTooLarge)
-	}
-	if err != nil {
-		return fail(c, "", http.StatusBadRequest, reasonMalformed)
-	}
-
-	var raw, returnTo string
-	if form {
-		v, err := url.ParseQuery(string(body))
-		if err != nil {
-			return fail(c, "", http.StatusBadRequest, reasonMalformed)
-		}
-		raw, returnTo = v.Get("emailaddress"), v.Get("returnTo")
-		if forms.OnPage(c) {
-			returnTo = req.URL.RequestURI() // the page it was posted to
-		}
-	} else {
-		var reason string
-		if raw, reason = decodeJSON(body); reason != "" {
-			return fail(c, "", http.StatusBadRequest, reason)
-		}
-	}
+	page := pageOf(raw)
 	if ok, wait := s.Limit.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
-		if forms.OnPage(c) {
-			ratelimit.RetryAfter(c, wait)
-			return fail(c, raw, http.StatusTooManyRequests, reasonRateLimited)
-		}
-		return ratelimit.Refuse(c, wait)
+		return vocabulary.Limited(c, wait, page)
 	}
 
 	email, reason := Normalise(raw)
 	if reason != "" {
-		return fail(c, raw, http.StatusBadRequest, reason)
+		p := &exchange.Refusal{Status: http.StatusBadRequest, Code: reason}
+		p.Add("emailaddress", reason)
+		return vocabulary.Refuse(c, p, page)
 	}
 	// Stored as pending; the address's owner confirms by the mailed link.
 	// Subscribing twice is a success: the second insert does nothing.
 	now := time.Now().UTC()
-	err = s.db.WithContext(req.Context()).
+	err := s.db.WithContext(req.Context()).
 		Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "email"}}, DoNothing: true}).
 		Create(&Subscription{Email: email, CreatedAt: now}).Error
 	if err != nil && !storage.IsUniqueViolation(err) {
 		slog.ErrorContext(c.Request().Context(), "newsletter: store subscription", "err", err)
-		return fail(c, raw, http.StatusServiceUnavailable, reasonUnavailable)
+		return vocabulary.Refuse(c, &exchange.Refusal{Status: http.StatusServiceUnavailable, Code: reasonUnavailable}, page)
 	}
 	reqCtx := c.Request().Context()
 	s.Background(func() { s.sendConfirmation(reqCtx, email) })
-	if form {
-		return redirect(c, returnTo)
+	if exchange.IsForm(c) {
+		return exchange.SeeOther(c, backTo(c, returnTo))
 	}
-	return response.OK(c, map[string]any{"data": map[string]bool{"subscribed": true}})
+	return exchange.Done(c, http.StatusOK, map[string]any{"data": map[string]bool{"subscribed": true}}, "")
 }
 
-// decodeJSON reads {"emailaddress": "..."}. A missing or null address is
-// empty; an address that is not a string is invalid; anything that is not a
-// JSON object is malformed.
-func decodeJSON(body []byte) (email, reason string) {
-	var p struct {
-		EmailAddress json.RawMessage `json:"emailaddress"`
+// pageOf is the footer's box showing raw again (a refused post to a page
+// without JavaScript).
+func pageOf(raw string) exchange.Form {
+	st := forms.State{Form: forms.Newsletter}
+	if v := validation.Shown("email", raw); v != "" {
+		st.Values = map[string]string{"emailaddress": v}
 	}
-	if err := json.Unmarshal(body, &p); err != nil {
-		return "", reasonMalformed
-	}
-	if len(p.EmailAddress) == 0 || string(p.EmailAddress) == "null" {
-		return "", ""
-	}
-	if err := json.Unmarshal(p.EmailAddress, &email); err != nil {
-		return "", reasonInvalid
-	}
-	return email, ""
+	return exchange.Form{State: st}
 }
 
 // Normalise trims and lower-cases an address, or says why it is refused:
@@ -238,27 +209,10 @@ func Normalise(raw string) (email, reason string) {
 	return "", reasonInvalid
 }
 
-// fail answers a refused subscription: the page it was posted to again,
-// with the typed address and the reason (a field error for an empty or
-// invalid address), or JSON {"errorDetail"}.
-func fail(c echo.Context, raw string, status int, reason string) error {
-	if forms.OnPage(c) {
-		st := forms.State{Form: forms.Newsletter, Error: reason}
-		if v := validation.Shown("email", raw); v != "" {
-			st.Values = map[string]string{"emailaddress": v}
-		}
-		if reason == reasonEmpty || reason == reasonInvalid {
-			st.Error, st.Errors = "", map[string]string{"emailaddress": reason}
-		}
-		return forms.Refuse(c, status, st)
-	}
-	return response.Error(c, status, messages[reason])
-}
-
-// redirect answers a subscription posted as a form with 303 to the page it
-// came from: returnTo when it is a path on this site, else the Referer when
+// backTo is where a subscription posted as a form is sent (303): the page it
+// came from, returnTo when it is a path on this site, else the Referer when
 // it is this host, else "/", with ?newsletter=subscribed at #newsletter.
-func redirect(c echo.Context, returnTo string) error {
+func backTo(c echo.Context, returnTo string) string {
 	u := localPath(returnTo)
 	if u == nil {
 		if ref, err := url.Parse(c.Request().Referer()); err == nil && ref.Host != "" && ref.Host == c.Request().Host {
@@ -273,7 +227,7 @@ func redirect(c echo.Context, returnTo string) error {
 	q.Set("newsletter", "subscribed")
 	u.RawQuery = q.Encode()
 	u.Fragment = "newsletter"
-	return c.Redirect(http.StatusSeeOther, u.String())
+	return u.String()
 }
 
 // localPath accepts only a path on this site ("/x?y"), never "//host",
@@ -296,8 +250,8 @@ func (s *Service) sendConfirmation(reqCtx context.Context, email string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), time.Minute)
 	defer cancel()
 	now := time.Now().UTC()
-	token := newToken()
-	h := tokenHash(token)
+	secret := token.New()
+	h := token.Hash(secret)
 	res := s.db.WithContext(ctx).Model(&Subscription{}).
 		Where("email = ? AND confirmed_at IS NULL AND (confirm_sent_at IS NULL OR confirm_sent_at < ?)", email, now.Add(-resendAfter)).
 		Updates(map[string]any{"confirm_token_hash": h, "confirm_sent_at": now})
@@ -317,7 +271,7 @@ func (s *Service) sendConfirmation(reqCtx context.Context, email string) {
 		base = &url.URL{Scheme: "http", Host: "localhost:8080"}
 	}
 	link := base.JoinPath("/api/v1/news-letter/confirm")
-	link.RawQuery = url.Values{"token": {token}}.Encode()
+	link.RawQuery = url.Values{"token": {secret}}.Encode()
 	body := mail.Fill(confirmBody, map[string]string{"link": link.String()})
 	if err := s.Mail.Send(ctx, mail.Message{To: email, Subject: confirmSubject, Text: body}); err != nil {
 		slog.ErrorContext(ctx, "newsletter: send confirmation", "err", err)
@@ -330,7 +284,7 @@ func (s *Service) sendConfirmation(reqCtx context.Context, email string) {
 func (s *Service) confirm(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	c.Response().Header().Set("Referrer-Policy", "no-referrer")
-	token := c.QueryParam("token")
+	secret := c.QueryParam("token")
 	now := time.Now().UTC()
 	back := func(outcome string) error {
 		q := url.Values{"newsletter": {outcome}}
@@ -339,11 +293,11 @@ func (s *Service) confirm(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, "/?"+q.Encode()+"#newsletter")
 	}
-	if len(token) != 43 {
+	if len(secret) != token.Len {
 		return back(reasonConfirmBad)
 	}
 	res := s.db.WithContext(c.Request().Context()).Model(&Subscription{}).
-		Where("confirm_token_hash = ? AND confirmed_at IS NULL AND confirm_sent_at > ?", tokenHash(token), now.Add(-confirmTTL)).
+		Where("confirm_token_hash = ? AND confirmed_at IS NULL AND confirm_sent_at > ?", token.Hash(secret), now.Add(-confirmTTL)).
 		Updates(map[string]any{"confirmed_at": now, "confirm_token_hash": nil})
 	if res.Error != nil {
 		slog.ErrorContext(c.Request().Context(), "newsletter: confirm", "err", res.Error)
@@ -354,6 +308,3 @@ func (s *Service) confirm(c echo.Context) error {
 	}
 	return back(reasonConfirmed)
 }
-
-// newToken and tokenHash: a confirmation link's token and what is stored for it.
-var newToken, tokenHash = token.New, token.Hash

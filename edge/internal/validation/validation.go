@@ -31,7 +31,10 @@ type Rule struct {
 	MaxLength int    `json:"maxLength"`
 	Multiline bool   `json:"multiline"`
 	Pattern   string `json:"pattern"`
-	pattern   *regexp.Regexp
+	// Reserved are values the platform keeps (the store names that would
+	// be its own subdomains).
+	Reserved []string `json:"reserved"`
+	pattern  *regexp.Regexp
 }
 
 var rules = func() (r struct {

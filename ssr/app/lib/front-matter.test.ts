@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDate } from "./front-matter";
+import cases from "../../../shared/front-matter-cases.json";
+import { formatDate, parseArticle } from "./front-matter";
 
 describe("formatDate", () => {
   it("writes the en-IN long date Intl would, for every month", () => {
@@ -10,5 +11,14 @@ describe("formatDate", () => {
         expect(formatDate(date)).toBe(intl.format(new Date(`${date}T00:00:00Z`)));
       }
     }
+  });
+});
+
+// Issue 26 item 2: shared/front-matter-cases.json, which the edge's parser
+// (edge/internal/content.Parse) runs too.
+describe("shared/front-matter-cases.json", () => {
+  it.each(cases.cases)("$name", (c) => {
+    if ("article" in c && c.article) expect(parseArticle(c.source)).toEqual(c.article);
+    else expect(() => parseArticle(c.source)).toThrow(("error" in c && c.error) || "never");
   });
 });

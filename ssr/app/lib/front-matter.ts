@@ -1,6 +1,7 @@
 // Articles are Markdown with a small front matter block, the same format the
 // edge parses (edge/internal/content): "---", one "key: value" per line (a
 // value may be wrapped in double quotes), "---", then the Markdown body.
+// Both parsers run shared/front-matter-cases.json.
 
 export interface ArticleSummary {
   slug: string;
@@ -22,7 +23,8 @@ export interface ArticleSource extends ArticleSummary {
 export function parseFrontMatter(source: string, file = "article"): { fields: Record<string, string>; body: string } {
   const text = source.replace(/\r\n/g, "\n");
   if (!text.startsWith("---\n")) throw new Error(`${file}: no front matter (the file must start with ---)`);
-  const end = text.indexOf("\n---\n", 3);
+  // The closing line starts after the opening one (as the edge reads it: "---\n---\n" is not closed).
+  const end = text.indexOf("\n---\n", 4);
   if (end < 0) throw new Error(`${file}: front matter is not closed with ---`);
   const fields: Record<string, string> = {};
   for (const line of text.slice(4, end).split("\n")) {
@@ -43,9 +45,16 @@ export function parseArticle(source: string, file = "article"): ArticleSource {
     if (!fields[key]) throw new Error(`${file}: front matter has no ${key}`);
   }
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(fields.slug)) throw new Error(`${file}: slug "${fields.slug}" is not lower-case words joined by hyphens`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(fields.date)) throw new Error(`${file}: date "${fields.date}" is not YYYY-MM-DD`);
+  if (!isDay(fields.date)) throw new Error(`${file}: date "${fields.date}" is not YYYY-MM-DD`);
   const { slug, title, description, date, category } = fields;
   return { slug, title, description, date, category, body };
+}
+
+/** A YYYY-MM-DD date that names a real day (2026-02-30 does not), as Go's time.Parse reads it. */
+function isDay(date: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
+  const d = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === date;
 }
 
 /**

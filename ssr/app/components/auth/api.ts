@@ -42,11 +42,16 @@ export function destinationFor(status: SignInStatus): { to: string; fullLoad: bo
   return { to, fullLoad: true };
 }
 
-/** An answer that is not 2xx: its status and the server's errorDetail. */
+/**
+ * An answer that is not 2xx: its status, the server's errorDetail and, when
+ * the server refused fields, the words for each (fieldErrors: every refusal
+ * at once, issue 32).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly fieldErrors: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -65,10 +70,16 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
   } catch {
     throw new ApiError(0, auth.messages.unavailable);
   }
-  const json = (await res.json().catch(() => null)) as (T & { errorDetail?: string }) | null;
-  if (!res.ok) throw new ApiError(res.status, json?.errorDetail || auth.messages.unavailable);
+  const json = (await res.json().catch(() => null)) as (T & { errorDetail?: string; fieldErrors?: Record<string, string> }) | null;
+  if (!res.ok) throw new ApiError(res.status, json?.errorDetail || auth.messages.unavailable, fieldErrorsOf(json?.fieldErrors));
   if (json === null) throw new ApiError(res.status, auth.messages.unavailable);
   return json;
+}
+
+/** The server's words by field, strings only. */
+function fieldErrorsOf(v: unknown): Record<string, string> {
+  if (!v || typeof v !== "object") return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""));
 }
 
 /** A full page load (tests replace it: jsdom cannot navigate). */

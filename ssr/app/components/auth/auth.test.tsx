@@ -201,6 +201,33 @@ describe("register page", () => {
     expect(screen.queryByText(auth.messages.passwordCommon)).toBeNull();
   });
 
+  it("shows every refusal of the server next to its field at once, keeping what was typed, the password too (issue 32)", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
+      String(url).includes("check-omnidomain-availability")
+        ? json(200, { data: { name: "anas-saris", available: true, message: auth.messages.storeNameAvailable } })
+        : json(409, {
+            errorDetail: auth.messages.emailTaken,
+            field: "email",
+            fieldErrors: { email: auth.messages.emailTaken, storeName: auth.messages.storeNameTaken },
+          }),
+    );
+    renderPage(RegisterForm, "/register");
+    const typed = { name: "Ana Lima", email: "ana@example.com", password: "correct horse battery", storeName: "Ana's Saris" };
+    fireEvent.change(await screen.findByLabelText(auth.register.name), { target: { value: typed.name } });
+    fireEvent.change(screen.getByLabelText(auth.register.email), { target: { value: typed.email } });
+    fireEvent.change(screen.getByLabelText(auth.register.password), { target: { value: typed.password } });
+    fireEvent.change(screen.getByLabelText(auth.register.storeName), { target: { value: typed.storeName } });
+    fireEvent.click(screen.getByRole("button", { name: auth.register.submit }));
+    const email = screen.getByLabelText(auth.register.email) as HTMLInputElement;
+    await waitFor(() => expect(document.getElementById(`${email.id}-error`)?.textContent).toBe(auth.messages.emailTaken));
+    const store = screen.getByLabelText(auth.register.storeName) as HTMLInputElement;
+    expect(document.getElementById(`${store.id}-error`)!.textContent).toBe(auth.messages.storeNameTaken);
+    expect(document.activeElement).toBe(email);
+    expect(screen.queryByRole("alert")).toBeNull(); // the words are next to the fields, not said twice
+    expect((screen.getByLabelText(auth.register.password) as HTMLInputElement).value).toBe(typed.password);
+    expect(store.value).toBe(typed.storeName);
+  });
+
   it("uses the edge's rules and words", () => {
     expect(slugify("  My Store!! 2 ")).toBe("my-store-2");
     expect(validateRegister({ name: "", email: "x", password: "short", storeName: "a!" })).toEqual({

@@ -8,7 +8,7 @@ import { useEffect, useState, type ChangeEvent, type FormEvent } from "react";
 import { takeTyped } from "~/lib/typed-before-hydration";
 import { useSearchParams } from "react-router";
 import { useRefusedForm, type FormId } from "~/lib/form-state";
-import { messageFor } from "./api";
+import { ApiError, messageFor } from "./api";
 import { focusField } from "./form-parts";
 import { firstError, type Errors } from "./validation";
 
@@ -61,11 +61,14 @@ export function useAuthForm<K extends string>(form: FormId, initial: Record<K, s
     shown: (errors: Errors<K>, k: K) => refusedErrors[k] ?? (touched[k] ? errors[k] : undefined),
     /**
      * The form's onSubmit: shows every error and focuses the first one, else
-     * sends. A refused request shows the server's errorDetail and ends busy.
+     * sends. A refused request ends busy and shows the server's words: each
+     * refused field's next to it (the first takes the focus), else its
+     * errorDetail. What was typed stays, the password too.
      */
     submitWith(errors: Errors<K>, send: (values: Record<K, string>) => Promise<void>, { leavesPage = true }: SubmitOptions = {}) {
       return async (event: FormEvent<HTMLFormElement>) => {
         event.preventDefault();
+        const form = event.currentTarget;
         if (busy) return;
         setTouched(Object.fromEntries(Object.keys(values).map((k) => [k, true])) as Record<K, boolean>);
         const invalid = firstError(errors);
@@ -76,7 +79,13 @@ export function useAuthForm<K extends string>(form: FormId, initial: Record<K, s
           await send(values);
           if (!leavesPage) setBusy(false);
         } catch (error) {
-          setErrorDetail((error as Error).message);
+          const refused = error instanceof ApiError ? names.filter((k) => error.fieldErrors[k]) : [];
+          if (refused.length > 0) {
+            setRefusedErrors(Object.fromEntries(refused.map((k) => [k, (error as ApiError).fieldErrors[k]])) as Errors<K>);
+            focusField(form, refused[0]);
+          } else {
+            setErrorDetail((error as Error).message);
+          }
           setBusy(false);
         }
       };

@@ -3,6 +3,7 @@
 // The edge stays the authority (common passwords, reserved and taken names).
 // Every rule comes from shared/validation.json (lib/validation.ts).
 import auth from "../../../../shared/content/auth.json";
+import rules from "../../../../shared/validation.json";
 import { check, limits } from "../../lib/validation";
 
 const m = auth.messages;
@@ -24,13 +25,21 @@ export function newPasswordError(password: string): string | undefined {
   if (p === "tooLong") return m.passwordTooLong;
 }
 
-/** A wanted store name as the subdomain it would get (edge: accounts.Slug). */
+/**
+ * A wanted store name as the subdomain it would get (edge: accounts.Slug;
+ * both run shared/validation-cases.json's slugs): each character by its
+ * simple lower case (İ is i, as Go's unicode.ToLower has it, not "i̇"),
+ * ASCII letters and digits kept, every other run one hyphen, none at the ends.
+ */
 export function slugify(name: string): string {
-  return name
-    .toLowerCase()
+  return Array.from(name, (ch) => Array.from(ch.toLowerCase())[0] ?? "")
+    .join("")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 }
+
+/** Store names the platform keeps for itself (shared/validation.json). */
+const reserved = new Set<string>(rules.fields.storeName.reserved);
 
 export function storeNameError(name: string): string | undefined {
   if (name.trim() === "") return m.storeNameRequired;
@@ -39,6 +48,7 @@ export function storeNameError(name: string): string | undefined {
   const { minLength = 3, maxLength } = limits("storeName");
   if (slug.length < minLength) return m.storeNameTooShort;
   if (slug.length > maxLength) return m.storeNameTooLong;
+  if (reserved.has(slug)) return m.storeNameReserved;
 }
 
 export function validateLogin(v: { email: string; password: string }): Errors<"email" | "password"> {
