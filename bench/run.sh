@@ -11,6 +11,8 @@
 #   (g) the edge from its cache while a second client floods it for 30 s with
 #       random paths, letter cases and parameter values (bench/flood.lua);
 #       afterwards every route warmed before it must still be a hit
+#   (h) a signed-in visitor's / (session lookup, cache bypass, full render)
+#       against (i) the anonymous /login (never cached), alternating
 # and, from the edge's Go benchmark, how soon a page is served again after
 # each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
@@ -201,6 +203,20 @@ median e
 EDGE_RSS_HITS=$(awk '/^VmRSS:/ { print $2 }' "/proc/$EDGE_PID/status")
 run c "$RENDER_CONNS" "$RENDERER_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA"
 run d "$RENDER_CONNS" "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/miss.lua"
+# (h) a signed-in visitor's / against (i) the uncached /login, in turns (issue
+# 31.5): a merchant registered here; the session cookie makes every request a
+# session lookup, a cache bypass and a complete streamed render.
+REG_HEAD=$(curl -s -D - -o /dev/null -H 'Content-Type: application/json' -H 'Sec-Fetch-Site: same-origin' \
+  --data '{"name":"Bench","email":"bench@example.com","password":"correct horse battery","storeName":"Bench Shop"}' "$EDGE_URL/api/v1/oaccount/register")
+SESSION=$(tr -d '\r' <<<"$REG_HEAD" | awk 'tolower($1) == "set-cookie:" && $2 ~ /^omnibus_session=/ { sub(/;.*/, "", $2); print $2; exit }')
+[ -n "$SESSION" ] || { echo "$REG_HEAD" >&2; die "no session cookie from registering the bench merchant"; }
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: $SESSION" "$EDGE_URL/login")" = 302 ] || die "the bench merchant's cookie is not signed in"
+for i in $(seq "$PAIRS"); do
+  run "h$i" "$RENDER_CONNS" "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -H "Cookie: $SESSION"
+  run "i$i" "$RENDER_CONNS" "$EDGE_URL/login" "${BR[@]}" -H "User-Agent: $CHROME_UA"
+done
+median h
+median i
 
 # (f): half the connections ask for / cleanly, half send bench/hostile.lua's
 # requests at the same time; the row is the two together.
@@ -289,6 +305,9 @@ BE=$(ratio "$(field b 1)" "$(field e 1)")
 FB=$(ratio "$F_TOTAL" "$(field b 1)")
 # The clean half during the flood against the same connections alone.
 GG=$(ratio "$(field g 1)" "$(field g0 1)")
+HI=$(ratio "$(field h 1)" "$(field i 1)")
+HI99=$(ratio "$(field h 3)" "$(field i 3)")
+at_most() { awk -v v="$1" -v t="$2" 'BEGIN { print (v != "n/a" && v + 0 <= t ? "meets" : "MISSES") " the target ≤ " t }'; }
 
 {
   echo "# Benchmark results: the landing page \`/\`"
@@ -310,6 +329,8 @@ GG=$(ratio "$(field g 1)" "$(field g0 1)")
   row "(f) edge, cache hit, clean half of (f)" f
   row "(g0) edge, cache hit, the clean half of (g) alone" g0
   row "(g) edge, cache hit, clean half during a flood" g
+  row "(h) edge, signed-in / (session, bypass, render)" h
+  row "(i) edge, /login (anonymous, never cached)" i
   echo
   echo "Row (f): $CONNS connections, half asking for \`/\` cleanly (the figures above), half sending made-up session cookies and"
   echo "junk queries (bench/hostile.lua, $HOSTILE_RPS requests/s, $HOSTILE_MISSES of $HOSTILE_TOTAL answers not cache hits)."
@@ -329,8 +350,10 @@ GG=$(ratio "$(field g 1)" "$(field g0 1)")
   echo "| f/b (hits/s with a hostile second client vs clean) | $FB | $(check "$FB" 0.9) |"
   echo "| g/g0 (clean hits/s during a 30 s cache flood vs alone) | $GG | $(check "$GG" 0.9) |"
   echo "| b/e (the edge's hit path vs that floor) | $BE | $(check "$BE" 0.9) |"
+  echo "| h/i (signed-in / vs /login, requests/s) | $HI | $(check "$HI" 0.9) |"
+  echo "| h/i p99 (signed-in / vs /login) | $HI99 | $(at_most "$HI99" 2) |"
   echo
-  echo "Rows (b) and (e) are the medians of $PAIRS alternating runs each (requests/s: b $RUNS_b, e $RUNS_e)."
+  echo "Rows (b) and (e) are the medians of $PAIRS alternating runs each (requests/s: b $RUNS_b, e $RUNS_e); so are rows (h) and (i) (h $RUNS_h, i $RUNS_i)."
   echo
   echo "Page cache warm-up at start (CACHE_WARM): $WARM_PAGES cacheable pages rendered and stored in $WARM_MS ms, one at a time (before issue 31: none; each page's first visitor waited for its render)."
   echo

@@ -87,10 +87,7 @@ func (s *Service) PageData(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		d, ok := pageDataByPath[r.URL.Path]
-		if !ok && r.URL.Path != "/" {
-			d, ok = pageDataByPath[strings.TrimSuffix(r.URL.Path, "/")]
-		}
+		d, ok := pageDataByPath[pagePath(r.URL.Path)]
 		if !ok {
 			next.ServeHTTP(w, r)
 			return
@@ -116,6 +113,22 @@ func (s *Service) PageData(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// pagePath is the page a path renders: a React Router data request
+// (/choose-plan.data, /_root.data for /) is its page's, as a client-side
+// navigation loads the page's data with it.
+func pagePath(p string) string {
+	if d, ok := strings.CutSuffix(p, ".data"); ok {
+		if d == "/_root" {
+			return "/"
+		}
+		p = d
+	}
+	if p != "/" {
+		p = strings.TrimSuffix(p, "/")
+	}
+	return p
 }
 
 // setPageData sets header to base64url(JSON of v); nothing for a nil v, an

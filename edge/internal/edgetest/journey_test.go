@@ -133,6 +133,9 @@ func TestRendererNeverCallsTheEdge(t *testing.T) {
 	page(merchant, "/contact-us", "Your store "+store+" is created", email)
 	page(merchant, "/choose-plan", `data-pending-order="`+order.ID+`"`)
 	page(merchant, testPayment, "/api/v1/payments/test-mode/"+session+"/pay", "(test mode)")
+	// A client-side navigation loads the same data (React Router's /x.data).
+	page(merchant, "/choose-plan.data", order.ID)
+	page(merchant, "/contact-us.data", email)
 	walking.Store(false)
 
 	// Paid: the merchant home shows the receipt, and a PetPawlor order its summary.
@@ -143,6 +146,7 @@ func TestRendererNeverCallsTheEdge(t *testing.T) {
 	walking.Store(true)
 	page(merchant, home, "Welcome back to "+store, "data-receipt", order.ID)
 	page(merchant, done, "data-order=\"paid\"", "2 × PetPawlor")
+	page(merchant, strings.Replace(home, "/landing-page?", "/landing-page.data?", 1), order.ID, "paid")
 	// Signed out, the same addresses show nobody's data.
 	if res, body := do(anon, http.MethodGet, home, nil); res.StatusCode != http.StatusOK || strings.Contains(body, "data-receipt") || strings.Contains(body, store) {
 		t.Errorf("GET %s signed out: %d, shows the merchant's receipt or store", home, res.StatusCode)

@@ -22,6 +22,7 @@ import (
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/shared"
 )
 
 // recordingRenderer plays the renderer and keeps the headers of the last request.
@@ -386,5 +387,41 @@ func TestStaticFilesAndPages(t *testing.T) {
 	}
 	if rr.header("User-Agent") != edgetest.ChromeUA {
 		t.Errorf("the page did not reach the renderer with the visitor's User-Agent")
+	}
+}
+
+// Every header only the edge sets (shared/http.json's X-Omnibus-* names:
+// the account, the nonce, a refused form's state, a journey page's data) is
+// removed from what a visitor sends: forged, none reaches the renderer, on a
+// cacheable page or a private one, in any letter case.
+func TestEdgeHeadersFromVisitorsNeverReachTheRenderer(t *testing.T) {
+	var rr recordingRenderer
+	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t)})
+	forged := map[string]string{}
+	for _, h := range shared.EdgeHeaders {
+		forged[strings.ToLower(h)] = "eyJmb3JnZWQiOnRydWV9"
+	}
+	for _, want := range []string{"X-Omnibus-Account", "X-Omnibus-Merchant", "X-Omnibus-Order", "X-Omnibus-Payment", "X-Omnibus-Form"} {
+		if _, ok := forged[strings.ToLower(want)]; !ok {
+			t.Errorf("shared.EdgeHeaders lacks %s", want)
+		}
+	}
+	for _, path := range []string{"/features?x=1", "/landing-page?order=1", "/test-payment?session=tm_x", "/choose-plan"} {
+		before := rr.hits
+		get(t, e.URL+path, forged)
+		if rr.hits == before {
+			t.Fatalf("%s: the renderer was not asked", path)
+		}
+		for _, h := range shared.EdgeHeaders {
+			if h == shared.HTTP.NonceHeader {
+				continue // the edge sets its own nonce on every page request
+			}
+			if v := rr.header(h); v != "" {
+				t.Errorf("%s: a visitor's %s reached the renderer (%q)", path, h, v)
+			}
+		}
+		if v := rr.header(shared.HTTP.NonceHeader); v == "eyJmb3JnZWQiOnRydWV9" {
+			t.Errorf("%s: a visitor's nonce reached the renderer", path)
+		}
 	}
 }
