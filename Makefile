@@ -75,7 +75,9 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: lint-go lint-ts
 lint-go:
 	@set -e; for m in $(GO_MODULES); do \
-	  echo "go vet + staticcheck: $$m"; \
+	  echo "gofmt + go vet + staticcheck: $$m"; \
+	  unformatted="$$(cd $$m && gofmt -l .)"; \
+	  if [ -n "$$unformatted" ]; then echo "not gofmt-formatted in $$m: $$unformatted" >&2; exit 1; fi; \
 	  (cd $$m && go vet ./... && go run $(STATICCHECK) ./...); \
 	done
 	cd edge && GOOS=darwin go vet ./...

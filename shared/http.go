@@ -3,6 +3,8 @@ package shared
 import (
 	_ "embed"
 	"encoding/json"
+	"sort"
+	"strings"
 )
 
 //go:embed http.json
@@ -30,7 +32,38 @@ type HTTPNames struct {
 	// renderer, which renders the page with it (edge/internal/forms: the
 	// form, its values, its errors). Stripped from incoming requests.
 	FormStateHeader string `json:"formStateHeader"`
+	// MerchantHeader carries the signed-in merchant's overview (store,
+	// status, plan, the plan order awaiting payment) to the pages whose
+	// route names "merchant" in edgeData; base64url JSON.
+	MerchantHeader string `json:"merchantHeader"`
+	// OrderHeader carries the order named by ?order= when the signed-in
+	// visitor owns it, to the pages whose route names "order"; base64url JSON.
+	OrderHeader string `json:"orderHeader"`
+	// PaymentHeader carries the test-mode payment named by ?session= when the
+	// signed-in visitor owns it, to the pages whose route names "payment";
+	// base64url JSON.
+	PaymentHeader string `json:"paymentHeader"`
 }
+
+// EdgePrefix starts the name of every header only the edge sets.
+const EdgePrefix = "X-Omnibus-"
+
+// EdgeHeaders are the headers of http.json only the edge sets (every
+// X-Omnibus-* name in it): the edge strips them all from incoming requests.
+var EdgeHeaders = func() []string {
+	var all map[string]any
+	if err := json.Unmarshal(httpJSON, &all); err != nil {
+		panic("shared/http.json: " + err.Error())
+	}
+	var names []string
+	for _, v := range all {
+		if s, ok := v.(string); ok && strings.HasPrefix(s, EdgePrefix) {
+			names = append(names, s)
+		}
+	}
+	sort.Strings(names)
+	return names
+}()
 
 // HTTP is http.json, parsed once.
 var HTTP = func() HTTPNames {

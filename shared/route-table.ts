@@ -25,9 +25,14 @@ export interface RouteEntry {
   query?: string[];
   /** The form the page takes posted to its own address without JavaScript (the edge: internal/forms). */
   form?: FormId;
+  /** The signed-in visitor's own data the edge sends this page in the journey headers of shared/http.json (edge/internal/billing PageData). */
+  edgeData?: EdgeData[];
   /** A transactional page (an order's confirmation, a sign-in step, the merchant's own pages): never indexed, no canonical link, not in the sitemap. */
   noindex?: boolean;
 }
+
+/** What the edge can send a page of a signed-in visitor's own: the store's overview, the order ?order= names, the test-mode payment ?session= names. */
+export type EdgeData = "merchant" | "order" | "payment";
 
 /** The forms that work without JavaScript by posting to their page (routes.json's form and layoutForm). */
 export type FormId = "login" | "register" | "forgot-password" | "reset-password" | "contact" | "newsletter";

@@ -16,7 +16,6 @@ var ContentDatesJSON []byte
 //go:embed content/site.json
 var SiteJSON []byte
 
-
 // LandingJSON is content/landing.json: the home page's copy and hero image.
 //
 //go:embed content/landing.json

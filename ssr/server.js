@@ -4,7 +4,7 @@
 //   node server.js          production: renders with build/server, no static files
 //   node server.js --dev    development: Vite dev server middleware (hot reload) serves everything
 //
-// Environment: PORT (default 3001), API_URL, PUBLIC_URL, NODE_ENV, DRAIN_PERIOD
+// Environment: PORT (default 3001), PUBLIC_URL, NODE_ENV, DRAIN_PERIOD
 // (how long SIGTERM keeps serving, unready, before closing: "5s" by default,
 // "0s" when the edge supervises this process, as it has drained first), and
 // LISTEN_HOST (default 127.0.0.1: the edge's child, or a container sharing the

@@ -12,7 +12,7 @@ import { siteSettings } from "~/lib/site.server";
 import { refusedForm } from "~/lib/form-state.server";
 import { useRouteEntry } from "~/lib/route-entry";
 import { themeScript } from "~/lib/theme";
-import { useHashScroll } from "~/lib/use-hash-scroll";
+import { HashScroll } from "~/lib/use-hash-scroll";
 import { useOfflineReload } from "~/lib/offline";
 import { useNonce } from "~/lib/nonce";
 import { CriticalStyle, ServerBodyEnd, ServerHead } from "~/lib/critical-css";
@@ -110,11 +110,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const entry = useRouteEntry();
   const PageLayout = layoutFor(entry.layout);
-  useHashScroll();
   const notice = loaderData?.account?.notice;
   return (
     <>
       <ProgressBar />
+      <HashScroll />
       {notice && (
         <p role="status" data-notice className="bg-amber-50 px-4 py-3 text-center text-sm text-amber-900">
           {notice}

@@ -483,8 +483,9 @@ func TestStartAndStopOrder(t *testing.T) {
 	if r.StartupProbe == nil || r.LivenessProbe == nil {
 		t.Error("renderer: needs a startup probe (the edge starts after it) and a liveness probe")
 	}
-	if api, _ := envVar(r, "API_URL"); !strings.HasPrefix(api.Value, "http://127.0.0.1:") {
-		t.Errorf("renderer API_URL %q: the edge is on the pod's loopback", api.Value)
+	// The renderer never calls the edge (decision 0023): it is given no address of it.
+	if api, ok := envVar(r, "API_URL"); ok {
+		t.Errorf("renderer API_URL %q: the renderer never calls the edge; remove it", api.Value)
 	}
 	edge := container(t, spec, "edge")
 	if u, _ := envVar(edge, "RENDERER_URL"); !strings.HasPrefix(u.Value, "http://127.0.0.1:") {

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 )
 
 // Ports of this test (helper gaps' range, 19100-19199).
@@ -216,14 +217,14 @@ func TestDrainSignsNobodyOut(t *testing.T) {
 		}
 	}
 
-	waitFor(t, 30*time.Second, "load on the edge", func() bool { return answered.Load() >= 30 })
+	poll.Until(t, 30*time.Second, func() bool { return answered.Load() >= 30 }, "no load reached the edge")
 	if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	terminated.Store(true)
 	// The balancer: it notices the edge is unready, and a second later
 	// (well inside DRAIN_PERIOD) opens no new connection to it.
-	waitFor(t, 5*time.Second, "/readyz 503 after SIGTERM", func() bool { return !ready(e.url()) })
+	poll.Until(t, 5*time.Second, func() bool { return !ready(e.url()) }, "/readyz still 200 5 s after SIGTERM")
 	time.AfterFunc(time.Second, func() { dialing.Store(false) })
 	select {
 	case <-e.done:

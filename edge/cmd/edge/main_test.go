@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 )
 
 // edgeBinary builds this command once per test binary.
@@ -69,20 +70,14 @@ func TestProductionUnlessToldOtherwise(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	poll.Until(t, 60*time.Second, func() bool {
 		res, err := http.Get("http://" + addr + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				break
-			}
+		if err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the development edge did not answer /healthz in 60 s")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		res.Body.Close()
+		return res.StatusCode == http.StatusOK
+	}, "the development edge did not answer /healthz in 60 s")
 	cmd.Process.Kill()
 	cmd.Wait()
 	first, _, _ := strings.Cut(stderr.String(), "\n")

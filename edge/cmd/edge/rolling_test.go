@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
@@ -300,7 +301,7 @@ func TestRollingRestartDropsNothing(t *testing.T) {
 	controlled := make(chan struct{})
 	go func() { site.control(ctx); close(controlled) }()
 	defer func() { stop(); <-controlled }()
-	waitFor(t, 10*time.Second, "nginx answers", func() bool { return ready(public) })
+	poll.Until(t, 10*time.Second, func() bool { return ready(public) }, "nginx never answered")
 
 	// Signed-in merchants, each with its own browser (cookie jar).
 	merchants := make([]*http.Client, 4)
@@ -460,25 +461,14 @@ func post(t *testing.T, c *http.Client, url, body, origin, xff string) *http.Res
 func waitReady(t *testing.T, edges ...*edgeProc) {
 	t.Helper()
 	for _, e := range edges {
-		waitFor(t, 60*time.Second, fmt.Sprintf("edge %d ready", e.n), func() bool {
+		poll.Until(t, 60*time.Second, func() bool {
 			select {
 			case <-e.done:
 				t.Fatalf("edge %d exited: %v", e.n, e.cmd.ProcessState)
 			default:
 			}
 			return ready(e.url())
-		})
-	}
-}
-
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
+		}, "edge %d not ready in 60 s", e.n)
 	}
 }
 

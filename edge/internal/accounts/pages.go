@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -64,9 +65,20 @@ func (s *Service) Pages(next http.Handler) http.Handler {
 		}
 		if acct != nil {
 			r.Header.Set(AccountHeader, accountJSON(acct.Status, s.notice(acct)))
+			r = r.WithContext(context.WithValue(r.Context(), pageAccountKey{}, acct))
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+type pageAccountKey struct{}
+
+// PageAccount is the signed-in account Pages resolved for this page
+// request, or nil (anonymous): what the page handlers inside Pages read
+// instead of looking the session up again.
+func PageAccount(r *http.Request) *Account {
+	a, _ := r.Context().Value(pageAccountKey{}).(*Account)
+	return a
 }
 
 // pageAccount is the signed-in account of a page request, or nil. Only a

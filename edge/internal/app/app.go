@@ -64,9 +64,6 @@ type Deps struct {
 	// RendererOutput receives the child renderer's stdout and stderr
 	// (default os.Stderr).
 	RendererOutput io.Writer
-	// APIURL is where the renderer's loaders reach the API (default: this
-	// edge's own loopback address).
-	APIURL string
 	// AssetsDir is the client build to serve (default SSR_DIR/build/client);
 	// NoAssets serves no static files (as in dev mode, where Vite does).
 	AssetsDir string
@@ -137,8 +134,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		}
 	}
 
-	// 2. The listener first, so the renderer can be told the edge's port
-	// (its loaders fetch /api from it).
+	// 2. The public listener.
 	a.ln = deps.Listener
 	if a.ln == nil {
 		if a.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
@@ -148,10 +144,6 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	ln := a.ln
 	a.closers = append(a.closers, func() { ln.Close() })
 	a.URL = "http://" + loopbackAddr(a.ln.Addr())
-	apiURL := deps.APIURL
-	if apiURL == "" {
-		apiURL = a.URL
-	}
 
 	// Metrics (METRICS_ADDR): a registry the parts below feed, served on a
 	// listener of its own, never on the public one (internal/metrics).
@@ -177,7 +169,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		a.Renderer, err = renderer.External(cfg.RendererURL)
 	} else {
 		a.Renderer, err = renderer.Start(renderer.Options{
-			Dir: cfg.SSRDir, Port: cfg.RendererPort, APIURL: apiURL, PublicURL: cfg.PublicURL,
+			Dir: cfg.SSRDir, Port: cfg.RendererPort, PublicURL: cfg.PublicURL,
 			Dev: cfg.RendererDev, Output: deps.RendererOutput, Logger: log, MetricsPort: rendererMetricsPort,
 		})
 	}
@@ -259,9 +251,11 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		GoogleClientID: cfg.GoogleClientID, GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuerURL: cfg.GoogleIssuerURL,
 	})
 	a.Accounts.Hashing.Hooks = metrics.HashQueue // omnibus_password_hash_* series
-	pages = a.Accounts.Pages(pages)
-	// Billing: licence orders, the payment provider, the onboarding status;
-	// /landing-page goes to MERCHANT_APP_URL when that is another origin.
+	// Billing: licence orders, the payment provider, the onboarding status.
+	// Inside the session middleware it hands a signed-in merchant's journey
+	// pages their data (PageData: the renderer never calls the edge);
+	// outside it /landing-page goes to MERCHANT_APP_URL when that is
+	// another origin.
 	provider := paymentProvider
 	if deps.Payments != nil {
 		provider = func(cfg config.Config, _ *slog.Logger) billing.Provider { return deps.Payments(cfg.PublicURL) }
@@ -270,6 +264,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, Provider: provider(cfg, log),
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
+	pages = a.Billing.PageData(pages)
+	pages = a.Accounts.Pages(pages)
 	pages = a.Billing.Pages(pages)
 	// Every form of a page's address (path spellings, junk queries) reaches
 	// the session middleware, the cache and the renderer as one. Not in dev
@@ -473,7 +469,7 @@ func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
 	return acct.ID, true
 }
 
-// loopbackAddr is the address the renderer uses to reach this listener:
+// loopbackAddr is the loopback address of this listener (App.URL):
 // 127.0.0.1 with its port, whatever interface it is bound to.
 func loopbackAddr(a net.Addr) string {
 	_, port, err := net.SplitHostPort(a.String())

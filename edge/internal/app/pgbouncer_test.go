@@ -23,6 +23,7 @@ import (
 	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
@@ -114,12 +115,11 @@ logfile = %s/pgbouncer.log
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		}
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	poll.Until(t, 20*time.Second, func() bool {
 		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", pgbouncerPort))
 		if err == nil {
 			c.Close()
-			break
+			return true
 		}
 		select {
 		case <-done:
@@ -127,11 +127,8 @@ logfile = %s/pgbouncer.log
 			t.Fatalf("pgbouncer exited: %s\n%s", out, log)
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pgbouncer did not listen on %d", pgbouncerPort)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false
+	}, "pgbouncer did not listen on %d", pgbouncerPort)
 	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/omnibus?sslmode=disable", pgUser, pgbouncerPort)
 }
 
@@ -232,11 +229,6 @@ func TestTwoEdgesBehindPgBouncerInTransactionMode(t *testing.T) {
 	if res := post(http.DefaultClient, a+"/api/v1/admin/cache/purge", `{"path":"/career"}`, "Authorization", "Bearer "+token); res.StatusCode != http.StatusOK {
 		t.Fatalf("purge on edge A: %s", res.Status)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for xcache(b) == "HIT" {
-		if time.Now().After(deadline) {
-			t.Fatal("edge B still serves /career from its cache 10 s after the purge on edge A: the notification did not arrive")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	poll.Until(t, 10*time.Second, func() bool { return xcache(b) != "HIT" },
+		"edge B still serves /career from its cache 10 s after the purge on edge A: the notification did not arrive")
 }

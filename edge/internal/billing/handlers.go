@@ -155,8 +155,8 @@ func (s *Service) showPaymentPage(product string) echo.HandlerFunc {
 }
 
 // current: GET /licenses/current → the signed-in merchant's store, status
-// and orders (newest first, at most 20), for the welcome page and the
-// merchant home. 401 when signed out.
+// and orders (newest first, at most 20), for API clients (the site's own
+// pages get the same overview from PageData). 401 when signed out.
 func (s *Service) current(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	c.Response().Header().Add("Vary", "Cookie")
@@ -168,29 +168,15 @@ func (s *Service) current(c echo.Context) error {
 	if acct == nil {
 		return response.Error(c, http.StatusUnauthorized, Message(codeSignIn))
 	}
-	var orders []Order
-	if err := s.db.WithContext(c.Request().Context()).Where("account_id = ?", acct.ID).Order("created_at DESC").Limit(20).Find(&orders).Error; err != nil {
+	v, orders, err := s.overviewWithOrders(c.Request().Context(), acct)
+	if err != nil {
 		slog.ErrorContext(c.Request().Context(), "billing: orders", "err", err)
 		return response.Error(c, http.StatusServiceUnavailable, Message(codeUnavailable))
 	}
-	views := make([]orderJSON, 0, len(orders))
-	plan := ""
-	for i := range orders {
-		v := s.orderView(&orders[i])
-		views = append(views, v)
-		if plan == "" && v.Product == ProductPlan && v.Status == OrderPaid {
-			plan = v.Name
-		}
-	}
-	store := ""
-	if acct.StoreName != nil {
-		store = *acct.StoreName
-	}
-	return response.OK(c, map[string]any{"data": map[string]any{
-		"name": acct.Name, "storeName": store, "storeTitle": acct.StoreTitle,
-		"email": acct.Email, "emailVerified": acct.EmailVerifiedAt != nil, "omnicustomerStatus": acct.Status, "plan": plan,
-		"orders": views, "adminConsoleUrl": s.opt.AdminConsoleURL, "paymentsTestMode": s.providerName() == "testmode",
-	}})
+	return response.OK(c, map[string]any{"data": struct {
+		overviewJSON
+		Orders []orderJSON `json:"orders"`
+	}{v, orders}})
 }
 
 // orderStatus: GET /licenses/orders/{id} → one order of the signed-in

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/http/response"
 )
@@ -43,12 +44,16 @@ func (s *Service) testOrder(c echo.Context) (*Order, error) {
 	if err != nil || acct == nil {
 		return nil, err
 	}
-	ref := c.Param("session")
+	return s.testOrderOf(c.Request().Context(), acct, c.Param("session"))
+}
+
+// testOrderOf is acct's order behind the test-mode session ref, or nil.
+func (s *Service) testOrderOf(ctx context.Context, acct *accounts.Account, ref string) (*Order, error) {
 	if !strings.HasPrefix(ref, "tm_") || len(ref) > 64 {
 		return nil, nil
 	}
 	var o Order
-	err = s.db.WithContext(c.Request().Context()).Where("provider = ? AND provider_ref = ? AND account_id = ?", "testmode", ref, acct.ID).First(&o).Error
+	err := s.db.WithContext(ctx).Where("provider = ? AND provider_ref = ? AND account_id = ?", "testmode", ref, acct.ID).First(&o).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, nil
 	}
@@ -68,9 +73,8 @@ func (s *Service) testModeSession(tm *TestMode) echo.HandlerFunc {
 		if o == nil {
 			return response.Error(c, http.StatusNotFound, Message(codeNotFound))
 		}
-		return response.OK(c, map[string]any{"data": map[string]any{
-			"order": s.orderView(o), "session": c.Param("session"), "cancelUrl": s.cancelPath(o), "successUrl": s.successPath(o),
-		}})
+		ref := c.Param("session")
+		return response.OK(c, map[string]any{"data": testPaymentJSON{Order: s.orderView(o), Session: ref, CancelURL: s.cancelPath(o), SuccessURL: s.successPath(o)}})
 	}
 }
 

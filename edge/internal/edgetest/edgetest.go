@@ -53,9 +53,6 @@ type Options struct {
 	// RealRenderer starts node ssr/server.js (production build) as the
 	// edge's supervised child, exactly as main does.
 	RealRenderer bool
-	// APIURL is the API_URL given to the real renderer (default: this edge),
-	// e.g. an httptest.Server that controls the API's answers.
-	APIURL string
 	// AssetsDir is the client build to serve (default: ssr/build/client
 	// when RealRenderer, else none).
 	AssetsDir string
@@ -127,7 +124,7 @@ func Start(t testing.TB, opts Options) *Edge {
 	// The edge's logger as main makes it (batched, text), writing nowhere.
 	logOut := logging.NewBuffer(io.Discard, 64<<10, 250*time.Millisecond)
 	t.Cleanup(func() { logOut.Close() }) // after the edge's own cleanup (LIFO)
-	deps := app.Deps{DB: e.DB, Listener: ln, APIURL: opts.APIURL, AssetsDir: opts.AssetsDir, Now: opts.Now, Payments: opts.Payments,
+	deps := app.Deps{DB: e.DB, Listener: ln, AssetsDir: opts.AssetsDir, Now: opts.Now, Payments: opts.Payments,
 		Logger: logging.New(logOut, "text", slog.LevelInfo)}
 	var out *tailBuffer
 	switch {

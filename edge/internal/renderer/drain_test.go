@@ -28,7 +28,7 @@ func TestRealRendererDrains(t *testing.T) {
 	cmd := exec.Command("node", "server.js")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "DRAIN_PERIOD=1500ms", "NODE_ENV=production", "LOG_LEVEL=warn",
-		"API_URL=http://127.0.0.1:1", "PUBLIC_URL=http://127.0.0.1:"+strconv.Itoa(port))
+		"PUBLIC_URL=http://127.0.0.1:"+strconv.Itoa(port))
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

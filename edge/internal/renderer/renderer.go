@@ -36,9 +36,6 @@ type Options struct {
 	Dir string
 	// Port is the loopback port the child listens on (RENDERER_PORT).
 	Port int
-	// APIURL is the edge origin the renderer's loaders fetch from
-	// (http://127.0.0.1:<edge port>).
-	APIURL string
 	// PublicURL is the site's canonical origin (PUBLIC_URL).
 	PublicURL string
 	// Dev runs `node server.js --dev` (Vite with hot reload) and
@@ -449,7 +446,6 @@ func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
 		"PORT="+strconv.Itoa(port),
 		"HOST=127.0.0.1",
 		"NODE_ENV="+nodeEnv,
-		"API_URL="+s.opts.APIURL,
 		"PUBLIC_URL="+s.opts.PublicURL,
 		// The edge has drained before it stops its child: none here.
 		"DRAIN_PERIOD=0s",
@@ -484,7 +480,8 @@ func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
 // renderer inherits: what Node itself needs and what the renderer reads.
 // Everything else (DATABASE_URL, GOOGLE_CLIENT_SECRET, CACHE_PURGE_TOKEN,
 // SMTP_URL, …) stays with the edge: the renderer renders, it holds no secret.
-// The supervisor sets PORT, HOST, NODE_ENV, API_URL and PUBLIC_URL itself.
+// The supervisor sets PORT, HOST, NODE_ENV and PUBLIC_URL itself; the
+// renderer is given no address of the edge: it never calls it (decision 0023).
 var InheritedEnv = []string{
 	// Node and the system
 	"PATH", "HOME", "TMPDIR", "TZ", "LANG", "LC_ALL", "TERM", "NO_COLOR",

@@ -43,7 +43,7 @@ func start(t *testing.T, dev bool) *renderer.Supervisor {
 	}
 	s, err := renderer.Start(renderer.Options{
 		Dir: "testdata", Port: edgetest.FreePort(t), Dev: dev,
-		APIURL: "http://127.0.0.1:8123", PublicURL: "https://omnibus.example",
+		PublicURL: "https://omnibus.example",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -57,12 +57,18 @@ func start(t *testing.T, dev bool) *renderer.Supervisor {
 	return s
 }
 
-// The child gets its port, production mode and the edge's origins.
+// The child gets its port, production mode and the public origin, and no
+// address of the edge (it never calls it; an API_URL the edge was started
+// with stays with the edge).
 func TestChildEnvironment(t *testing.T) {
+	t.Setenv("API_URL", "http://127.0.0.1:8123")
 	s := start(t, false)
 	r := ask(t, s)
-	if r.Env["NODE_ENV"] != "production" || r.Env["API_URL"] != "http://127.0.0.1:8123" || r.Env["PUBLIC_URL"] != "https://omnibus.example" || r.Env["PORT"] != s.URL().Port() {
+	if r.Env["NODE_ENV"] != "production" || r.Env["PUBLIC_URL"] != "https://omnibus.example" || r.Env["PORT"] != s.URL().Port() {
 		t.Errorf("child env %v", r.Env)
+	}
+	if v, ok := r.Env["API_URL"]; ok {
+		t.Errorf("the renderer was given the edge's address API_URL=%q", v)
 	}
 	if len(r.Args) != 0 {
 		t.Errorf("args %v", r.Args)

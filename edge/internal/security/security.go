@@ -301,8 +301,8 @@ func (p *Policy) Headers(h http.Header, r *http.Request) {
 // an https PUBLIC_URL redirects requests a trusted proxy reports as plain
 // http to https (308, same path and query). Requests without
 // X-Forwarded-Proto are not redirected: they did not come through the TLS
-// proxy (the renderer's loaders call the API on loopback). Health probes are
-// not redirected either: load balancers ask over plain http.
+// proxy (a probe or a tool on the host). Health probes are not redirected
+// either: load balancers ask over plain http.
 func (p *Policy) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r, res := c.Request(), c.Response()

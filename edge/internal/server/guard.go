@@ -26,8 +26,16 @@ const (
 	maxLoggedPath = 512
 )
 
-// formStateKey is shared/http.json's form-state header.
-var formStateKey = http.CanonicalHeaderKey(shared.HTTP.FormStateHeader)
+// edgeKeys are shared/http.json's X-Omnibus-* headers in canonical form:
+// only the edge sets them (the account, the nonce, a refused form's state,
+// a journey page's data), so any incoming copy is removed.
+var edgeKeys = func() []string {
+	keys := make([]string, len(shared.EdgeHeaders))
+	for i, h := range shared.EdgeHeaders {
+		keys[i] = http.CanonicalHeaderKey(h)
+	}
+	return keys
+}()
 
 // allowedMethods are the methods the site answers; TRACE, CONNECT and
 // anything unknown get 405 (TRACE would echo credentials, CONNECT is not a
@@ -42,12 +50,13 @@ const allowHeader = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
 // guard answers requests no handler should see: unknown or unsafe methods
 // (405), URLs and request heads past their bounds (414, 431), and the
 // renderer's private paths (404: only the edge talks to the renderer). It
-// removes an incoming form-state header: only the edge sets it, for the page
-// of a refused form post (internal/forms).
+// removes every incoming header only the edge sets (edgeKeys).
 func guard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		delete(r.Header, formStateKey)
+		for _, k := range edgeKeys {
+			delete(r.Header, k)
+		}
 		if !allowedMethods[r.Method] {
 			c.Response().Header().Set("Allow", allowHeader)
 			return echo.NewHTTPError(http.StatusMethodNotAllowed, "Method not allowed")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/server"
 	"omnibus/shared"
@@ -72,24 +73,5 @@ func benchmarkCacheHit(b *testing.B, log *slog.Logger) {
 	r := httptest.NewRequest(http.MethodGet, "/", nil)
 	r.RemoteAddr = "127.0.0.1:40000"
 	r.Header.Set("Accept-Encoding", "br")
-	w := &discardWriter{h: http.Header{}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		clear(w.h)
-		r.Header.Del("X-Request-ID")
-		srv.ServeHTTP(w, r)
-	}
+	edgetest.ServeLoop(b, srv, r)
 }
-
-// discardWriter is a ResponseWriter that keeps nothing, so the benchmark
-// counts the edge's allocations rather than a recorder's.
-type discardWriter struct{ h http.Header }
-
-func (d *discardWriter) Header() http.Header         { return d.h }
-func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
-func (d *discardWriter) WriteHeader(int)             {}
-
-// Deadlines are supported, as on a real connection (the server sets them per request).
-func (d *discardWriter) SetReadDeadline(time.Time) error  { return nil }
-func (d *discardWriter) SetWriteDeadline(time.Time) error { return nil }

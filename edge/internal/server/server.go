@@ -310,8 +310,8 @@ func (s *Server) Drain() { s.draining.Store(true) }
 func (s *Server) Draining() bool { return s.draining.Load() }
 
 // Idle waits until no request is being answered or ctx ends. Called after
-// the drain period, before Shutdown closes the listener: a page being
-// rendered may still call this edge back (the renderer's loaders).
+// the drain period, before Shutdown closes the listener, so pages still
+// being rendered and streamed are answered in full.
 func (s *Server) Idle(ctx context.Context) error {
 	t := time.NewTicker(10 * time.Millisecond)
 	defer t.Stop()

@@ -60,67 +60,51 @@ func startFlood(t *testing.T, addr string, srcs []string, idle, slowloris, slowR
 			c.Close()
 		}
 	})
-	keep := func(c net.Conn) {
-		f.mu.Lock()
-		f.conns = append(f.conns, c)
-		f.mu.Unlock()
-	}
 	var wg sync.WaitGroup
 	n := 0
-	src := func() string { n++; return srcs[n%len(srcs)] }
-	for range idle {
-		s := src()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c, err := dialFrom(s, addr, false)
-			if err != nil {
-				return
-			}
-			keep(c)
-			c.SetDeadline(time.Now().Add(10 * time.Second))
-			io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-			c.Read(make([]byte, 4096)) // the answer; then the connection idles
-		}()
-	}
-	for range slowloris {
-		s := src()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c, err := dialFrom(s, addr, false)
-			if err != nil {
-				return
-			}
-			keep(c)
-			io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n")
+	// open starts count connections, each from the next source address, and
+	// hands each to attack; connections the edge refuses are lost.
+	open := func(count int, tinyWindow bool, attack func(c net.Conn)) {
+		for range count {
+			n++
+			s := srcs[n%len(srcs)]
+			wg.Add(1)
 			go func() {
-				for {
-					select {
-					case <-f.stop:
-						return
-					case <-time.After(500 * time.Millisecond):
-					}
-					if _, err := io.WriteString(c, "X-A: b\r\n"); err != nil {
-						return
-					}
+				defer wg.Done()
+				c, err := dialFrom(s, addr, tinyWindow)
+				if err != nil {
+					return
 				}
+				f.mu.Lock()
+				f.conns = append(f.conns, c)
+				f.mu.Unlock()
+				attack(c)
 			}()
-		}()
+		}
 	}
-	for range slowReaders {
-		s := src()
-		wg.Add(1)
+	open(idle, false, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+		c.Read(make([]byte, 4096)) // the answer; then the connection idles
+	})
+	open(slowloris, false, func(c net.Conn) {
+		io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n")
 		go func() {
-			defer wg.Done()
-			c, err := dialFrom(s, addr, true)
-			if err != nil {
-				return
+			for {
+				select {
+				case <-f.stop:
+					return
+				case <-time.After(500 * time.Millisecond):
+				}
+				if _, err := io.WriteString(c, "X-A: b\r\n"); err != nil {
+					return
+				}
 			}
-			keep(c)
-			io.WriteString(c, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 		}()
-	}
+	})
+	open(slowReaders, true, func(c net.Conn) {
+		io.WriteString(c, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+	})
 	wg.Wait()
 	return f
 }

@@ -34,7 +34,7 @@ type Rule struct {
 	// Reserved are values the platform keeps (the store names that would
 	// be its own subdomains).
 	Reserved []string `json:"reserved"`
-	pattern   *regexp.Regexp
+	pattern  *regexp.Regexp
 }
 
 var rules = func() (r struct {

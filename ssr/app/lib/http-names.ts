@@ -9,3 +9,9 @@ export const NONCE_HEADER: string = names.nonceHeader;
 export const REQUEST_ID_HEADER: string = names.requestIdHeader;
 /** A refused form post's state (base64url JSON) for the page rendered in its place: lib/form-state.server.ts. */
 export const FORM_STATE_HEADER: string = names.formStateHeader;
+/** A signed-in merchant's overview (base64url JSON) on the pages whose route names "merchant" in edgeData: lib/journey.server.ts. */
+export const MERCHANT_HEADER: string = names.merchantHeader;
+/** The signed-in visitor's own order named by ?order= (base64url JSON), on pages whose route names "order". */
+export const ORDER_HEADER: string = names.orderHeader;
+/** The signed-in visitor's own test-mode payment named by ?session= (base64url JSON), on pages whose route names "payment". */
+export const PAYMENT_HEADER: string = names.paymentHeader;

@@ -1,9 +1,13 @@
-// Server-only: what the merchant's journey pages read from the edge's
-// billing API (edge/internal/billing), asked with the visitor's own cookie.
-// Only a request that carries the session cookie makes a call.
-import { SESSION_COOKIE } from "~/lib/http-names";
-
-const API_TIMEOUT_MS = 3_000;
+// Server-only: a signed-in merchant's own data for the journey pages. The
+// edge resolves the session and sends what the page's route names in
+// shared/routes.json edgeData, in the journey headers of shared/http.json
+// (base64url JSON; edge/internal/billing PageData), on the page request it
+// proxies. The renderer never calls the edge: no header, no data (signed
+// out, or not the visitor's own). Only the edge reaches the renderer and it
+// removes any copy a visitor sends, so the headers are trusted; anything
+// unreadable counts as absent.
+import { MERCHANT_HEADER, ORDER_HEADER, PAYMENT_HEADER } from "~/lib/http-names";
+import { log } from "~/lib/log.server";
 
 export interface JourneyOrder {
   id: string;
@@ -19,7 +23,7 @@ export interface JourneyOrder {
   paymentUrl?: string;
 }
 
-/** GET /api/v1/licenses/current: the signed-in merchant's store, status and orders. */
+/** The signed-in merchant's store, status and plan ("merchant" in edgeData). */
 export interface MerchantOverview {
   name: string;
   /** The store's subdomain (unique). */
@@ -29,35 +33,45 @@ export interface MerchantOverview {
   email?: string;
   emailVerified?: boolean;
   omnicustomerStatus: string;
+  /** The newest paid plan's name ('' before one is paid). */
   plan: string;
-  orders: JourneyOrder[];
+  /** The newest plan order awaiting payment. */
+  pendingPlanOrder?: JourneyOrder;
   adminConsoleUrl: string;
   paymentsTestMode: boolean;
 }
 
-function signedInCookie(request: Request): string | null {
-  const cookie = request.headers.get("cookie") ?? "";
-  return cookie.split(/;\s*/).some((c) => c.startsWith(`${SESSION_COOKIE}=`)) ? cookie : null;
+/** A test-mode payment of the visitor's ("payment" in edgeData). */
+export interface TestPayment {
+  order: JourneyOrder;
+  session: string;
+  cancelUrl: string;
 }
 
-/** GET an API path with the visitor's cookie: its status and `data`, or status 0 when unreachable. */
-export async function edgeGet<T>(request: Request, path: string, apiUrl = process.env.API_URL ?? "http://127.0.0.1:8080"): Promise<{ status: number; data: T | null }> {
-  const cookie = signedInCookie(request);
-  if (!cookie) return { status: 401, data: null };
+/** The JSON object in header, or null (absent or unreadable). */
+function pageData<T>(request: Request, header: string): T | null {
+  const raw = request.headers.get(header);
+  if (!raw) return null;
   try {
-    const res = await fetch(`${apiUrl.replace(/\/+$/, "")}${path}`, {
-      headers: { accept: "application/json", cookie },
-      signal: AbortSignal.timeout(API_TIMEOUT_MS),
-    });
-    const body = (await res.json().catch(() => null)) as { data?: T } | null;
-    return { status: res.status, data: res.ok ? (body?.data ?? null) : null };
-  } catch (error) {
-    console.error(`${path}: ${error instanceof Error ? error.message : error}`);
-    return { status: 0, data: null };
+    const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    return value && typeof value === "object" ? (value as T) : null;
+  } catch {
+    log.warn(`${header}: not base64url JSON; the page renders without it`);
+    return null;
   }
 }
 
-/** The signed-in merchant's overview, or null (signed out, or the edge did not answer). */
-export async function merchantOverview(request: Request): Promise<MerchantOverview | null> {
-  return (await edgeGet<MerchantOverview>(request, "/api/v1/licenses/current")).data;
+/** The signed-in merchant's overview, or null (signed out). */
+export function merchantOverview(request: Request): MerchantOverview | null {
+  return pageData<MerchantOverview>(request, MERCHANT_HEADER);
+}
+
+/** The order ?order= names when the signed-in visitor owns it, else null. */
+export function journeyOrder(request: Request): JourneyOrder | null {
+  return pageData<JourneyOrder>(request, ORDER_HEADER);
+}
+
+/** The test-mode payment ?session= names when the signed-in visitor owns it, else null. */
+export function testPayment(request: Request): TestPayment | null {
+  return pageData<TestPayment>(request, PAYMENT_HEADER);
 }

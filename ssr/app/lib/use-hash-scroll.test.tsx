@@ -1,9 +1,9 @@
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
-import { createRoutesStub, Link, Outlet } from "react-router";
+import { createRoutesStub, Link, Outlet, useNavigate } from "react-router";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { HASH_SCROLL_DELAY_MS } from "./constants";
-import { useHashScroll } from "./use-hash-scroll";
+import { HashScroll } from "./use-hash-scroll";
 
 const scrolled: { id: string; at: number; behavior?: ScrollBehavior }[] = [];
 
@@ -17,8 +17,12 @@ beforeEach(() => {
 afterEach(cleanup);
 
 function Root() {
-  useHashScroll();
-  return <Outlet />;
+  return (
+    <>
+      <HashScroll />
+      <Outlet />
+    </>
+  );
 }
 
 /** A page whose #late section appears only when asked (like deferred, streamed content). */
@@ -93,4 +97,29 @@ it("scrolls a client navigation without a hash to the top", async () => {
   act(() => screen.getByRole("link", { name: "Next" }).click());
   await screen.findByRole("heading", { name: "Next page" });
   expect(window.scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 0 }));
+});
+
+it("back returns to where the visitor was, even when no scroll event reached the page (it scrolled before hydration's effects ran)", async () => {
+  function Back() {
+    const navigate = useNavigate();
+    return <button onClick={() => navigate(-1)}>Back</button>;
+  }
+  const Stub = createRoutesStub([
+    {
+      Component: Root,
+      children: [
+        { path: "/", Component: () => <Link to="/next">Next</Link> },
+        { path: "/next", Component: Back },
+      ],
+    },
+  ]);
+  render(<Stub initialEntries={["/"]} />);
+  Object.defineProperty(window, "scrollY", { value: 600, configurable: true }); // no scroll event dispatched
+  act(() => screen.getByRole("link", { name: "Next" }).click());
+  await screen.findByRole("button", { name: "Back" });
+  Object.defineProperty(window, "scrollY", { value: 0, configurable: true });
+  vi.mocked(window.scrollTo).mockClear();
+  act(() => screen.getByRole("button", { name: "Back" }).click());
+  await screen.findByRole("link", { name: "Next" });
+  expect(window.scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 600 }));
 });

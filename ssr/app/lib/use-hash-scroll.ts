@@ -4,7 +4,7 @@
 // already, or at their top: never at the previous page's scroll position); a URL without a hash scrolls to the top,
 // except back/forward, which returns to where the visitor was. This replaces
 // React Router's <ScrollRestoration>, which would jump to the anchor at once.
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { Component, createElement, useLayoutEffect, useRef } from "react";
 import { useLocation, useNavigationType } from "react-router";
 import { HASH_SCROLL_DELAY_MS } from "./constants";
 
@@ -56,21 +56,37 @@ function jumpTo(hash: string) {
   window.scrollTo({ top: target.getBoundingClientRect().top + window.scrollY - margin, behavior: "instant" });
 }
 
-export function useHashScroll(): void {
+/**
+ * Notes the window's scroll position under the entry being left, in the
+ * commit that shows the next one and before React changes the page (a
+ * shorter next page would clamp it). A scroll listener cannot do this
+ * reliably: its effect runs some time after hydration, and a visitor who
+ * scrolled before it was attached came back to the top.
+ */
+class ScrollMemory extends Component<{ entry: string }> {
+  getSnapshotBeforeUpdate(previous: Readonly<{ entry: string }>) {
+    if (previous.entry !== this.props.entry) positions.set(previous.entry, window.scrollY);
+    return null;
+  }
+  componentDidUpdate() {} // React calls getSnapshotBeforeUpdate only next to it
+  render() {
+    return null;
+  }
+}
+
+/** Rendered once, in the root: applies the scrolling rules above to every navigation. */
+export function HashScroll() {
+  const location = useLocation();
+  useHashScroll(location.key);
+  return createElement(ScrollMemory, { entry: location.key });
+}
+
+function useHashScroll(key: string): void {
   const location = useLocation();
   const navigationType = useNavigationType();
   const firstPage = useRef(true);
-  const currentKey = useRef(location.key);
-
-  // Record the scroll position of the entry being shown.
-  useEffect(() => {
-    const onScroll = () => positions.set(currentKey.current, window.scrollY);
-    window.addEventListener("scroll", onScroll, { passive: true });
-    return () => window.removeEventListener("scroll", onScroll);
-  }, []);
 
   useLayoutEffect(() => {
-    currentKey.current = location.key;
     const first = firstPage.current;
     firstPage.current = false;
 
@@ -91,5 +107,5 @@ export function useHashScroll(): void {
     if (first) return;
     const saved = navigationType === "POP" ? positions.get(location.key) : undefined;
     window.scrollTo({ top: saved ?? 0, behavior: "instant" });
-  }, [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
 }

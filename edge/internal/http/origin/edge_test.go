@@ -13,9 +13,9 @@ import (
 
 // The edge as main builds it, with PUBLIC_URL http://localhost:8080, asked
 // at 127.0.0.1 (another spelling of its address, as a visitor types it):
-// every page and form post is sent to the public origin with its path and
-// query before the renderer sees it; the public host itself, the health
-// probes and the API are answered where they are asked.
+// every page, form post and API request is sent to the public origin with
+// its path and query before anything answers it; the public host itself and
+// the health probes are answered where they are asked.
 func TestOtherHostRedirectsToPublicOrigin(t *testing.T) {
 	var rendered atomic.Int32
 	rend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -63,6 +63,11 @@ func TestOtherHostRedirectsToPublicOrigin(t *testing.T) {
 		{"GET", "/features", "LOCALHOST:9999", nil, http.StatusMovedPermanently},
 		// A form posted without JavaScript is re-posted there, body and all.
 		{"POST", "/register", "", nil, http.StatusPermanentRedirect},
+		// The API too (the renderer never calls it on loopback): a GET is
+		// sent on with 301, a POST with 308 (method and body kept).
+		{"GET", "/api/v1/platform-features", "", nil, http.StatusMovedPermanently},
+		{"POST", "/api/v1/news-letter/subscribe", "", nil, http.StatusPermanentRedirect},
+		{"POST", "/api/v1/payments/stripe/webhook", "www.localhost:8080", nil, http.StatusPermanentRedirect},
 		// A trusted proxy (loopback) names the host the visitor asked for.
 		{"GET", "/blog", "localhost:8080", map[string]string{"X-Forwarded-Host": "127.0.0.1:8080"}, http.StatusMovedPermanently},
 	} {
@@ -82,11 +87,14 @@ func TestOtherHostRedirectsToPublicOrigin(t *testing.T) {
 			t.Errorf("Host %s: %d, want 200", host, res.StatusCode)
 		}
 	}
+	if res := do("GET", "/api/v1/platform-features", "localhost:8080", nil); res.StatusCode != http.StatusOK {
+		t.Errorf("the API on the public host: %d, want 200", res.StatusCode)
+	}
 	if res := do("GET", "/features", "", map[string]string{"X-Forwarded-Host": "localhost:8080"}); res.StatusCode != http.StatusOK {
 		t.Errorf("X-Forwarded-Host localhost:8080 from loopback: %d, want 200", res.StatusCode)
 	}
-	// Health, readiness and the API answer on any host (probes, the renderer on loopback).
-	for _, path := range []string{"/healthz", "/readyz", "/api/v1/platform-features"} {
+	// Health and readiness answer on any host (a load balancer probes by address).
+	for _, path := range []string{"/healthz", "/readyz"} {
 		if res := do("GET", path, "", nil); res.StatusCode != http.StatusOK {
 			t.Errorf("%s on 127.0.0.1: %d, want 200", path, res.StatusCode)
 		}

@@ -7,11 +7,14 @@
 // could not follow the site's own absolute redirects (the payment page),
 // as CSP form-action refuses a cross-origin redirect.
 //
-// Exempt: the health probes (/healthz, /readyz: a load balancer asks by
-// address) and the JSON API under /api/ (called by pages already on the
-// canonical origin, by the renderer on loopback, and by the payment
-// provider's webhook; a redirect is no answer a fetch or a webhook follows
-// across origins). The metrics listener is another server altogether.
+// Exempt: only the health probes (/healthz, /readyz: a load balancer asks
+// by address). The JSON API is not: pages on the canonical origin call it
+// there, the payment provider's webhook is registered with PUBLIC_URL, and
+// the renderer never calls the edge (decision 0023), so an /api request on
+// another host is a client that took a wrong address, and it is sent on
+// like any other: 308 for a POST keeps the method and body, a cross-origin
+// fetch without CORS then fails visibly rather than half-working on the
+// wrong origin. The metrics listener is another server altogether.
 package origin
 
 import (
@@ -68,7 +71,7 @@ func Host(r *http.Request) string {
 }
 
 func exempt(p string) bool {
-	return p == "/healthz" || p == "/readyz" || strings.HasPrefix(p, "/api/")
+	return p == "/healthz" || p == "/readyz"
 }
 
 // normalHost is host in lower case, without a trailing dot and without the

@@ -18,11 +18,11 @@ import routeCopy from "virtual:route-copy";
 export const handle = { routeCopy };
 export const meta = routeMeta;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const overview = await merchantOverview(request);
+export function loader({ request }: Route.LoaderArgs) {
+  const overview = merchantOverview(request);
   if (!overview) throw redirect("/register");
   if (overview.omnicustomerStatus === "active") throw redirect(MERCHANT_HOME_PATH);
-  const pending = overview.orders.find((o) => o.product === "plan" && o.status === "pending") ?? null;
+  const pending = overview.pendingPlanOrder ?? null;
   return { storeName: storeLabel(overview), pending };
 }
 

@@ -8,8 +8,7 @@ import { Link, useLoaderData } from "react-router";
 import { buttonStyles } from "~/components/ui/site-link";
 import { ONBOARDING_STATUSES } from "~/components/auth/api";
 import { CHOOSE_PLAN_PATH, fill, journey, storeLabel } from "~/lib/journey";
-import { merchantOverview } from "~/lib/journey.server";
-import type { JourneyOrder } from "~/lib/journey.server";
+import { journeyOrder, merchantOverview, type JourneyOrder } from "~/lib/journey.server";
 import { formatRupees } from "~/lib/plans";
 import { routeMeta } from "~/lib/meta";
 import type { Route } from "./+types/merchant-home";
@@ -18,10 +17,10 @@ import routeCopy from "virtual:route-copy";
 export const handle = { routeCopy };
 export const meta = routeMeta;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const overview = await merchantOverview(request);
-  const orderId = new URL(request.url).searchParams.get("order");
-  const order = (orderId && overview?.orders.find((o) => o.id === orderId)) || null;
+export function loader({ request }: Route.LoaderArgs) {
+  // Both from the edge (route edgeData): the overview when signed in, the ?order= when it is the merchant's own.
+  const overview = merchantOverview(request);
+  const order = overview ? journeyOrder(request) : null;
   return { overview, justPaid: Boolean(order), order };
 }
 

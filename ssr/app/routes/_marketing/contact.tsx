@@ -19,7 +19,7 @@ import routeCopy from "virtual:route-copy";
 export const handle = { routeCopy };
 export const meta = routeMeta;
 
-export async function loader({ request }: Route.LoaderArgs) {
+export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const entry = routes.find((route) => route.path === url.pathname.replace(/\/+$/, ""));
   const content = entry && contactPage(entry.id);
@@ -31,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     ...content,
     outcome: CONTACT_OUTCOMES.includes(outcome as ContactOutcome) ? (outcome as ContactOutcome) : null,
     // A merchant sent here during onboarding (SPEC §4) is welcomed and shown the next step.
-    welcome: entry.id === "contact-us" ? await onboardingWelcome(request) : null,
+    welcome: entry.id === "contact-us" ? onboardingWelcome(request) : null,
   };
 }
 
@@ -90,9 +90,9 @@ export default function ContactPage() {
   );
 }
 
-/** The welcome for a signed-in merchant still in onboarding, else null (no call without the session cookie). */
-async function onboardingWelcome(request: Request) {
-  const overview = await merchantOverview(request);
+/** The welcome for a signed-in merchant still in onboarding, else null (the overview comes from the edge: route edgeData). */
+function onboardingWelcome(request: Request) {
+  const overview = merchantOverview(request);
   if (!overview || !ONBOARDING_STATUSES.includes(overview.omnicustomerStatus)) return null;
   return {
     storeName: storeLabel(overview),

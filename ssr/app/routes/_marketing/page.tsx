@@ -10,7 +10,7 @@ import type { BuyPetPawlor, OrderSummary } from "~/components/journey/journey";
 import { Accordion } from "~/components/ui/accordion";
 import { CardGrid } from "~/components/ui/card-grid";
 import type { PricingPlans } from "~/components/ui/pricing-plans";
-import { edgeGet, type JourneyOrder } from "~/lib/journey.server";
+import { journeyOrder } from "~/lib/journey.server";
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
 import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, type ContentSection } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
@@ -21,7 +21,7 @@ import routeCopy from "virtual:route-copy";
 export const handle = { routeCopy };
 export const meta = routeMeta;
 
-export async function loader({ request }: Route.LoaderArgs) {
+export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const pathname = url.pathname.replace(/\/+$/, "");
   const entry = routes.find((route) => route.path === pathname);
@@ -33,8 +33,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     help: page.list === "help" ? helpIndex() : null,
     // Every guide, newest first (not grouped by topic: the topics are listed above).
     allHelp: page.list === "help" ? helpArticles() : [],
-    // /petpawlor-order-complete?order=<id>: what the signed-in buyer bought (the edge shows only their own orders).
-    order: entry.id === "petpawlor-order-complete" && url.searchParams.get("order") ? await boughtOrder(request, url.searchParams.get("order") ?? "") : null,
+    // /petpawlor-order-complete?order=<id>: what the signed-in buyer bought (the edge sends only their own order: route edgeData).
+    order: entry.id === "petpawlor-order-complete" ? journeyOrder(request) : null,
     labels: {
       readMore: contentLabels.readMore,
       latestArticles: contentLabels.latestArticles,
@@ -149,9 +149,4 @@ function PageSection({ section, shop }: { section: ContentSection; shop?: ShopPa
       )}
     </section>
   );
-}
-
-async function boughtOrder(request: Request, id: string): Promise<JourneyOrder | null> {
-  if (!/^[0-9a-f-]{36}$/.test(id)) return null;
-  return (await edgeGet<JourneyOrder>(request, `/api/v1/licenses/orders/${id}`)).data;
 }
