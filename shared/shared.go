@@ -32,6 +32,13 @@ var ValidationJSON []byte
 //go:embed validation-cases.json
 var ValidationCasesJSON []byte
 
+// FrontMatterCasesJSON is front-matter-cases.json, the table of article
+// front-matter cases both parsers' tests run (edge/internal/content,
+// ssr/app/lib/front-matter.ts).
+//
+//go:embed front-matter-cases.json
+var FrontMatterCasesJSON []byte
+
 // CampaignLinksJSON is content/campaign-links.json: the /go/<name> short
 // links the edge redirects and counts (edge/internal/analytics).
 //

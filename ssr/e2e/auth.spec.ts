@@ -93,6 +93,62 @@ test.describe("password sign-in", () => {
     await expect(page).toHaveURL("/contact-us");
   });
 
+  // Issue 32: the edge tells every refusal of a registration at once, each
+  // next to its field; the password stays only where the browser keeps it.
+  test("every refusal of a registration at once, next to its field: with JavaScript, keeping the password as typed", async ({ page, request }) => {
+    const id = unique();
+    const taken = `ey-${id}@example.com`;
+    expect((await request.post("/api/v1/oaccount/register", {
+      data: { name: "Ey Lima", email: taken, password: "correct horse battery", storeName: `Ey ${id}` },
+    })).status()).toBe(201);
+    await page.goto("/register");
+    await waitForHydration(page);
+    await page.getByLabel(auth.register.name).fill("Fy Lima");
+    await page.getByLabel(auth.register.email).fill(taken);
+    await page.getByLabel(auth.register.password).fill("password123"); // long enough for the page, too common for the edge
+    await page.getByLabel(auth.register.storeName).fill(`Fy ${id}`);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes("/oaccount/register") && r.request().method() === "POST"),
+      page.getByRole("button", { name: auth.register.submit }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    await expect(page.getByLabel(auth.register.email)).toHaveAccessibleDescription(auth.messages.emailTaken);
+    await expect(page.getByLabel(auth.register.password)).toHaveAccessibleDescription(new RegExp(auth.messages.passwordCommon));
+    await expect(page.getByLabel(auth.register.email)).toBeFocused();
+    await expect(page.getByLabel(auth.register.password)).toHaveValue("password123");
+    await expect(page.getByRole("alert")).toHaveCount(0); // said next to the fields, not twice
+  });
+
+  test("every refusal of a registration at once, next to its field: without JavaScript, never echoing the password", async ({ browser, request }) => {
+    const id = unique();
+    const taken = `gy-${id}@example.com`;
+    expect((await request.post("/api/v1/oaccount/register", {
+      data: { name: "Gy Lima", email: taken, password: "correct horse battery", storeName: `Gy ${id}` },
+    })).status()).toBe(201);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/register");
+    await page.getByLabel(auth.register.name).fill("Hy Lima");
+    await page.getByLabel(auth.register.email).fill(taken);
+    await page.getByLabel(auth.register.password).fill("shorty7");
+    await page.getByLabel(auth.register.storeName).fill(`gy ${id}`);
+    await page.evaluate(() => document.querySelectorAll("input").forEach((i) => i.removeAttribute("minlength"))); // the browser's own check would stop the short password
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: auth.register.submit }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    expect(await response.text()).not.toContain("shorty7");
+    await expect(page).toHaveURL("/register");
+    await expect(page.getByLabel(auth.register.email)).toHaveAccessibleDescription(auth.messages.emailTaken);
+    await expect(page.getByLabel(auth.register.password)).toHaveAccessibleDescription(new RegExp(auth.messages.passwordTooShort));
+    await expect(page.getByLabel(auth.register.storeName)).toHaveAccessibleDescription(new RegExp(auth.messages.storeNameTaken));
+    await expect(page.getByLabel(auth.register.email)).toHaveValue(taken);
+    await expect(page.getByLabel(auth.register.storeName)).toHaveValue(`gy ${id}`);
+    await expect(page.getByLabel(auth.register.password)).toHaveValue("");
+    await context.close();
+  });
+
   // Without JavaScript: three tests, each within one budget (every sign-in
   // is a password hash on a shared machine).
   test("without JavaScript: a refused registration comes back with what was typed but the password, and the server's words, then registers and signs out", async ({ browser }) => {

@@ -5,8 +5,10 @@
 // no-JavaScript redirect flow), and the edge's redirect rules for /login and
 // /register (SPEC §4, §6).
 //
-// Every endpoint takes JSON or a form post. JSON gets JSON (errors as
-// {"errorDetail": "..."}); a form post (a page without JavaScript) gets a
+// Every endpoint takes JSON or a form post, read and answered through
+// internal/http/exchange. JSON gets JSON (errors as {"errorDetail": "..."},
+// plus "fieldErrors" by field when fields were refused: a registration tells
+// every refusal at once, a taken e-mail and store name included); a form post (a page without JavaScript) gets a
 // 303 to the page to show next. The sign-in forms post to their own pages
 // (internal/forms), and a refusal there is the page again with what was
 // typed (never a password) and every error, as codes whose words the page

@@ -14,6 +14,7 @@ import (
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/edge/internal/token"
 )
 
 func TestRegister(t *testing.T) {
@@ -211,7 +212,7 @@ func TestLogout(t *testing.T) {
 			b := st.browser()
 			st.register(b, "ana"+strconv.Itoa(len(path))+"@example.com", "ana"+strconv.Itoa(len(path)))
 			u, _ := url.Parse(st.srv.URL)
-			token := b.Jar.Cookies(u)[0].Value
+			secret := b.Jar.Cookies(u)[0].Value
 			a := st.do(b, "POST", path, nil)
 			if a.status != http.StatusOK || a.data()["isLoggedIn"] != false {
 				t.Fatalf("%s: %d %s", path, a.status, a.body)
@@ -221,7 +222,7 @@ func TestLogout(t *testing.T) {
 			}
 			// The old token is dead server-side too.
 			old := st.browser()
-			old.Jar.SetCookies(u, []*http.Cookie{{Name: CookieName, Value: token}})
+			old.Jar.SetCookies(u, []*http.Cookie{{Name: CookieName, Value: secret}})
 			if in, _ := st.loggedIn(old); in {
 				t.Fatalf("%s: the session still works after logout", path)
 			}
@@ -260,7 +261,7 @@ func TestSessionRotatesAtLogin(t *testing.T) {
 			t.Fatal("the new session id does not sign in")
 		}
 		// A planted, well-formed id is replaced, not adopted.
-		planted := newToken()
+		planted := token.New()
 		victim := st.browser()
 		victim.Jar.SetCookies(u, []*http.Cookie{{Name: CookieName, Value: planted}})
 		got := st.do(victim, "POST", "/api/v1/oaccount/login", map[string]string{"email": "ana@example.com", "password": "correct horse battery"}).cookie(CookieName)
@@ -320,7 +321,7 @@ func TestCrossSiteRefused(t *testing.T) {
 		if a.status != http.StatusCreated || !a.cookie(CookieName).Secure {
 			t.Fatalf("register via PUBLIC_URL origin: %d %s", a.status, a.body)
 		}
-		token := a.cookie(CookieName).Value
+		secret := a.cookie(CookieName).Value
 		for _, h := range [][]string{
 			{"Origin", "https://evil.example", "Sec-Fetch-Site", ""},
 			{"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"},
@@ -337,7 +338,7 @@ func TestCrossSiteRefused(t *testing.T) {
 		// A cross-site logout of a real session leaves it alive.
 		u, _ := url.Parse(st.srv.URL)
 		victim := st.browser()
-		victim.Jar.SetCookies(u, []*http.Cookie{{Name: CookieName, Value: token}})
+		victim.Jar.SetCookies(u, []*http.Cookie{{Name: CookieName, Value: secret}})
 		wantError(t, st.do(victim, "POST", "/api/v1/oaccount/logout", nil, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"), http.StatusForbidden, codeCrossSite)
 		if in, _ := st.loggedIn(victim); !in {
 			t.Fatal("a cross-site logout ended the session")

@@ -10,7 +10,3 @@ import (
 func (s *Service) sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return vocabulary.Guard(s.public.String())(next)
 }
-
-// Guard is the same cross-site check for other packages' state-changing
-// endpoints (billing).
-func (s *Service) Guard(next echo.HandlerFunc) echo.HandlerFunc { return s.sameOrigin(next) }

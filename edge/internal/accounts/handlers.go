@@ -14,6 +14,7 @@ import (
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/token"
 	"omnibus/edge/internal/validation"
 )
 
@@ -86,12 +87,12 @@ func (s *Service) register(c echo.Context) error {
 	// The account and its session in one transaction (issue 28.6): a
 	// registration answered as failed left nothing behind (no account, no
 	// mail), so trying again works.
-	token := newToken()
+	secret := token.New()
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(acct).Error; err != nil {
 			return err
 		}
-		return s.createSession(tx, c.Request(), acct, token)
+		return s.createSession(tx, c.Request(), acct, secret)
 	})
 	if err != nil {
 		if !storage.IsUniqueViolation(err) && !errors.Is(err, gorm.ErrDuplicatedKey) {
@@ -113,7 +114,7 @@ func (s *Service) register(c echo.Context) error {
 		}
 		return refuse(c, registerRefusal("", emailCode, "", storeCode), st)
 	}
-	s.setCookie(c.Response(), token)
+	s.setCookie(c.Response(), secret)
 	created := *acct
 	reqCtx := c.Request().Context()
 	s.background(func() { s.sendVerification(reqCtx, created) })

@@ -19,6 +19,7 @@ import (
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/edge/internal/token"
 )
 
 var verifyRE = regexp.MustCompile(`https?://\S+/api/v1/oaccount/verify-email\?token=[A-Za-z0-9_-]+`)
@@ -54,7 +55,7 @@ func TestRegisterSendsVerificationLink(t *testing.T) {
 		}
 		// Single use; a made-up token is refused alike.
 		wantRedirect(t, st.do(st.browser(), "GET", lu.RequestURI(), nil), http.StatusSeeOther, "/login?error="+codeVerifyInvalid)
-		wantRedirect(t, st.do(st.browser(), "GET", "/api/v1/oaccount/verify-email?token="+newToken(), nil), http.StatusSeeOther, "/login?error="+codeVerifyInvalid)
+		wantRedirect(t, st.do(st.browser(), "GET", "/api/v1/oaccount/verify-email?token="+token.New(), nil), http.StatusSeeOther, "/login?error="+codeVerifyInvalid)
 	})
 }
 
@@ -222,11 +223,11 @@ func TestConcurrentWrites(t *testing.T) {
 		}, http.StatusOK)
 		tokens := make([]string, n)
 		for i := range tokens {
-			tokens[i] = newToken()
+			tokens[i] = token.New()
 			var acct Account
 			db.First(&acct, "email = ?", fmt.Sprintf("u%d@example.com", i))
 			now := st.now()
-			if err := db.Create(&PasswordReset{TokenHash: tokenHash(tokens[i]), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}).Error; err != nil {
+			if err := db.Create(&PasswordReset{TokenHash: token.Hash(tokens[i]), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}).Error; err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/ratelimit"
+	"omnibus/edge/internal/token"
 )
 
 // resetTTL is how long an e-mailed reset link works.
@@ -72,18 +73,18 @@ func (s *Service) sendReset(reqCtx context.Context, email string) {
 		slog.ErrorContext(ctx, "accounts: reset lookup", "err", err)
 		return
 	}
-	token := newToken()
+	secret := token.New()
 	now := s.now()
 	// Old links (used or expired a day ago) are of no use: prune them here.
 	if err := s.db.WithContext(ctx).Delete(&PasswordReset{}, "expires_at < ?", now.Add(-24*time.Hour)).Error; err != nil {
 		slog.WarnContext(ctx, "accounts: prune reset links", "err", err)
 	}
-	if err := s.db.WithContext(ctx).Create(&PasswordReset{TokenHash: tokenHash(token), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(resetTTL)}).Error; err != nil {
+	if err := s.db.WithContext(ctx).Create(&PasswordReset{TokenHash: token.Hash(secret), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(resetTTL)}).Error; err != nil {
 		slog.ErrorContext(ctx, "accounts: store reset", "err", err)
 		return
 	}
 	link := s.public.JoinPath("/reset-password")
-	link.RawQuery = url.Values{"token": {token}}.Encode()
+	link.RawQuery = url.Values{"token": {secret}}.Encode()
 	s.mailLink(ctx, acct, content.ResetEmail, link.String())
 }
 
@@ -99,7 +100,7 @@ func (s *Service) resetPassword(c echo.Context) error {
 	if ok, wait := s.ResetByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
-	token := f["token"]
+	secret := f["token"]
 	ctx := c.Request().Context()
 	now := s.now()
 	var acct Account
@@ -108,10 +109,10 @@ func (s *Service) resetPassword(c echo.Context) error {
 	// write in one short transaction.
 	var pr PasswordReset
 	err := func() error {
-		if !validToken(token) {
+		if !validToken(secret) {
 			return fail(http.StatusBadRequest, codeResetInvalid)
 		}
-		err := s.db.WithContext(ctx).First(&pr, "token_hash = ?", tokenHash(token)).Error
+		err := s.db.WithContext(ctx).First(&pr, "token_hash = ?", token.Hash(secret)).Error
 		if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && (pr.UsedAt != nil || now.After(pr.ExpiresAt))) {
 			return fail(http.StatusBadRequest, codeResetInvalid)
 		}
@@ -174,12 +175,12 @@ func deref(p *string) string {
 // that still works: known, unused, unexpired. A database error says yes
 // (the form's post decides then).
 func (s *Service) resetLinkUsable(r *http.Request) bool {
-	token := r.URL.Query().Get("token")
-	if !validToken(token) {
+	secret := r.URL.Query().Get("token")
+	if !validToken(secret) {
 		return false
 	}
 	var pr PasswordReset
-	err := s.db.WithContext(r.Context()).First(&pr, "token_hash = ?", tokenHash(token)).Error
+	err := s.db.WithContext(r.Context()).First(&pr, "token_hash = ?", token.Hash(secret)).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return false
 	}

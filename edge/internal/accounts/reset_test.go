@@ -13,6 +13,7 @@ import (
 	"omnibus/edge/internal/mail/mailtest"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/edge/internal/token"
 )
 
 var linkRE = regexp.MustCompile(`https?://\S+/reset-password\?token=[A-Za-z0-9_-]+`)
@@ -53,7 +54,7 @@ func TestPasswordResetOverSMTP(t *testing.T) {
 			t.Fatalf("no reset link in %q", body)
 		}
 		lu, _ := url.Parse(link)
-		token := lu.Query().Get("token")
+		secret := lu.Query().Get("token")
 
 		// The reset page itself never leaks the token in a Referer.
 		if a := st.do(st.browser(), "GET", lu.RequestURI(), nil); a.header.Get("Referrer-Policy") != "no-referrer" {
@@ -62,8 +63,8 @@ func TestPasswordResetOverSMTP(t *testing.T) {
 
 		// A weak password is refused and the link still works afterwards.
 		b := st.browser()
-		wantError(t, st.do(b, "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": token, "password": "short"}), http.StatusBadRequest, codePasswordTooShort)
-		a := st.do(b, "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": token, "password": "a brand new secret"})
+		wantError(t, st.do(b, "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": secret, "password": "short"}), http.StatusBadRequest, codePasswordTooShort)
+		a := st.do(b, "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": secret, "password": "a brand new secret"})
 		if a.status != http.StatusOK || a.data()["isLoggedIn"] != true || a.cookie(CookieName) == nil {
 			t.Fatalf("reset: %d %s", a.status, a.body)
 		}
@@ -74,7 +75,7 @@ func TestPasswordResetOverSMTP(t *testing.T) {
 			t.Fatal("the account's other session survived the reset")
 		}
 		// Used once: the same link is refused.
-		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": token, "password": "yet another secret"}), http.StatusBadRequest, codeResetInvalid)
+		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": secret, "password": "yet another secret"}), http.StatusBadRequest, codeResetInvalid)
 		// The new password signs in, the old one does not.
 		wantError(t, st.do(st.browser(), "POST", "/api/v1/oaccount/login", map[string]string{"email": "ana@example.com", "password": "correct horse battery"}), http.StatusUnauthorized, codeInvalidCredentials)
 		if a := st.do(st.browser(), "POST", "/api/v1/oaccount/login", map[string]string{"email": "ana@example.com", "password": "a brand new secret"}); a.status != http.StatusOK {
@@ -100,7 +101,7 @@ func TestPasswordResetOverSMTP(t *testing.T) {
 
 		// Junk tokens and bad input.
 		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": "nope", "password": "a fine new secret"}), http.StatusBadRequest, codeResetInvalid)
-		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": newToken(), "password": "a fine new secret"}), http.StatusBadRequest, codeResetInvalid)
+		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/resetPassword", map[string]string{"token": token.New(), "password": "a fine new secret"}), http.StatusBadRequest, codeResetInvalid)
 		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/forgotPassword", map[string]string{"email": "not-an-address"}), http.StatusBadRequest, codeEmailInvalid)
 		wantError(t, st.do(st.browser(), "POST", "/api/v1/hq/oaccount/forgotPassword", "[]"), http.StatusBadRequest, codeMalformed)
 	})
@@ -125,8 +126,8 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		if len(out) != 1 || out[0].Recipient != "ana@example.com" {
 			t.Fatalf("outbox %+v", out)
 		}
-		token, _ := url.ParseQuery(strings.SplitN(linkRE.FindString(out[0].Body), "?", 2)[1])
-		tok := token.Get("token")
+		secret, _ := url.ParseQuery(strings.SplitN(linkRE.FindString(out[0].Body), "?", 2)[1])
+		tok := secret.Get("token")
 		b := st.browser()
 		page := "/reset-password?token=" + tok
 		// Issue 32.2: a working link opens the form; an unknown one is said before any form.

@@ -33,13 +33,9 @@ type Session struct {
 // TableName keeps the model on migration 4's table.
 func (Session) TableName() string { return "sessions" }
 
-// newToken and tokenHash: the cookie's value and what is stored for it
-// (internal/token, shared with the newsletter's confirmation links).
-var newToken, tokenHash = token.New, token.Hash
-
 // validToken checks a cookie's shape before any database lookup.
 func validToken(t string) bool {
-	if len(t) != 43 {
+	if len(t) != token.Len {
 		return false
 	}
 	_, err := base64.RawURLEncoding.DecodeString(t)
@@ -50,28 +46,28 @@ func validToken(t string) bool {
 // session fixed before sign-in is worthless), the old one of this browser
 // deleted, the cookie set. Expired sessions of anyone are pruned on the way.
 func (s *Service) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, acct *Account) error {
-	token := newToken()
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return s.createSession(tx, r, acct, token) })
+	secret := token.New()
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return s.createSession(tx, r, acct, secret) })
 	if err != nil {
 		return err
 	}
-	s.setCookie(w, token)
+	s.setCookie(w, secret)
 	return nil
 }
 
 // createSession stores a session of token for acct in tx (replacing this
 // browser's old one); the caller sets the cookie once tx has committed.
-func (s *Service) createSession(tx *gorm.DB, r *http.Request, acct *Account, token string) error {
+func (s *Service) createSession(tx *gorm.DB, r *http.Request, acct *Account, secret string) error {
 	now := s.now()
 	if old, err := r.Cookie(CookieName); err == nil && validToken(old.Value) {
-		if err := tx.Delete(&Session{}, "id = ?", tokenHash(old.Value)).Error; err != nil {
+		if err := tx.Delete(&Session{}, "id = ?", token.Hash(old.Value)).Error; err != nil {
 			return err
 		}
 	}
 	if err := tx.Delete(&Session{}, "last_seen_at < ?", now.Add(-s.opt.SessionTTL)).Error; err != nil {
 		return err
 	}
-	return tx.Create(&Session{ID: tokenHash(token), AccountID: acct.ID, CreatedAt: now, LastSeenAt: now}).Error
+	return tx.Create(&Session{ID: token.Hash(secret), AccountID: acct.ID, CreatedAt: now, LastSeenAt: now}).Error
 }
 
 // current is the signed-in account of this request, or nil. A session idle
@@ -82,7 +78,7 @@ func (s *Service) current(ctx context.Context, w http.ResponseWriter, r *http.Re
 	if err != nil || !validToken(c.Value) {
 		return nil, nil
 	}
-	id := tokenHash(c.Value)
+	id := token.Hash(c.Value)
 	// A cookie whose session is gone is cleared, so the browser stops
 	// sending it (and its pages can be served from the cache again).
 	gone := func() (*Account, error) {
@@ -128,7 +124,7 @@ func (s *Service) current(ctx context.Context, w http.ResponseWriter, r *http.Re
 // endSession deletes this browser's session and clears the cookie.
 func (s *Service) endSession(ctx context.Context, w http.ResponseWriter, r *http.Request) error {
 	if c, err := r.Cookie(CookieName); err == nil && validToken(c.Value) {
-		if err := s.db.WithContext(ctx).Delete(&Session{}, "id = ?", tokenHash(c.Value)).Error; err != nil {
+		if err := s.db.WithContext(ctx).Delete(&Session{}, "id = ?", token.Hash(c.Value)).Error; err != nil {
 			return err
 		}
 	}
@@ -140,9 +136,9 @@ func (s *Service) clearCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: s.secure(), SameSite: http.SameSiteLaxMode})
 }
 
-func (s *Service) setCookie(w http.ResponseWriter, token string) {
+func (s *Service) setCookie(w http.ResponseWriter, secret string) {
 	http.SetCookie(w, &http.Cookie{
-		Name: CookieName, Value: token, Path: "/",
+		Name: CookieName, Value: secret, Path: "/",
 		MaxAge:   int(s.opt.SessionTTL / time.Second),
 		HttpOnly: true, Secure: s.secure(), SameSite: http.SameSiteLaxMode,
 	})

@@ -17,6 +17,7 @@ import (
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
+	"omnibus/edge/internal/token"
 )
 
 // verifyTTL is how long an e-mailed confirmation link works.
@@ -40,17 +41,17 @@ func (EmailVerification) TableName() string { return "email_verifications" }
 func (s *Service) sendVerification(reqCtx context.Context, acct Account) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), time.Minute)
 	defer cancel()
-	token := newToken()
+	secret := token.New()
 	now := s.now()
 	if err := s.db.WithContext(ctx).Delete(&EmailVerification{}, "expires_at < ?", now.Add(-24*time.Hour)).Error; err != nil {
 		slog.WarnContext(ctx, "accounts: prune confirmation links", "err", err)
 	}
-	if err := s.db.WithContext(ctx).Create(&EmailVerification{TokenHash: tokenHash(token), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(verifyTTL)}).Error; err != nil {
+	if err := s.db.WithContext(ctx).Create(&EmailVerification{TokenHash: token.Hash(secret), AccountID: acct.ID, CreatedAt: now, ExpiresAt: now.Add(verifyTTL)}).Error; err != nil {
 		slog.ErrorContext(ctx, "accounts: store confirmation link", "err", err, "account", acct.ID)
 		return
 	}
 	link := s.public.JoinPath("/api/v1/oaccount/verify-email")
-	link.RawQuery = url.Values{"token": {token}}.Encode()
+	link.RawQuery = url.Values{"token": {secret}}.Encode()
 	s.mailLink(ctx, acct, content.VerifyEmail, link.String())
 }
 
@@ -74,15 +75,15 @@ func (s *Service) mailLink(ctx context.Context, acct Account, t mailTemplate, li
 func (s *Service) verifyEmail(c echo.Context) error {
 	noStore(c.Response())
 	c.Response().Header().Set("Referrer-Policy", "no-referrer")
-	token := c.QueryParam("token")
-	if !validToken(token) {
+	secret := c.QueryParam("token")
+	if !validToken(secret) {
 		return exchange.SeeOther(c, "/login?error="+codeVerifyInvalid)
 	}
 	ctx := c.Request().Context()
 	now := s.now()
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		// Claim first (a write takes SQLite's lock before any read).
-		res := tx.Model(&EmailVerification{}).Where("token_hash = ? AND used_at IS NULL AND expires_at > ?", tokenHash(token), now).Update("used_at", now)
+		res := tx.Model(&EmailVerification{}).Where("token_hash = ? AND used_at IS NULL AND expires_at > ?", token.Hash(secret), now).Update("used_at", now)
 		if res.Error != nil {
 			return res.Error
 		}
@@ -90,7 +91,7 @@ func (s *Service) verifyEmail(c echo.Context) error {
 			return fail(http.StatusBadRequest, codeVerifyInvalid)
 		}
 		var v EmailVerification
-		if err := tx.First(&v, "token_hash = ?", tokenHash(token)).Error; err != nil {
+		if err := tx.First(&v, "token_hash = ?", token.Hash(secret)).Error; err != nil {
 			return err
 		}
 		return tx.Model(&Account{}).Where("id = ? AND email_verified_at IS NULL", v.AccountID).

@@ -29,6 +29,21 @@ func (s *Service) signedIn(c echo.Context, page string) (*accounts.Account, erro
 	return acct, nil
 }
 
+// begin reads a merchant's order request: the signed-in account and the
+// body's fields, or (account nil) the answer already written — sign in
+// first, or the body refused — JSON, or for a form post 303 back to page.
+func (s *Service) begin(c echo.Context, page string, want exchange.Fields) (*accounts.Account, map[string]string, error) {
+	acct, err := s.signedIn(c, page)
+	if acct == nil {
+		return nil, nil, err
+	}
+	f, p := vocabulary.Decode(c, want)
+	if p != nil {
+		return nil, nil, vocabulary.Refuse(c, p, exchange.Form{Back: page})
+	}
+	return acct, f, nil
+}
+
 // initialise: POST /licenses/initialiseLicenses {planId}. Makes the signed-in
 // merchant's licence order for a plan of plans.json and moves the status to
 // pending_initial_license_payment (a free plan: straight to active). 201
@@ -37,13 +52,9 @@ func (s *Service) signedIn(c echo.Context, page string) (*accounts.Account, erro
 // priced on request 400, an account already active 409.
 func (s *Service) initialise(c echo.Context) error {
 	const page = "/choose-plan"
-	acct, err := s.signedIn(c, page)
+	acct, f, err := s.begin(c, page, exchange.Fields{"planId": exchange.Text})
 	if acct == nil {
 		return err
-	}
-	f, p := vocabulary.Decode(c, exchange.Fields{"planId": exchange.Text})
-	if p != nil {
-		return vocabulary.Refuse(c, p, exchange.Form{Back: page})
 	}
 	plan, found := s.cat.Plan(strings.TrimSpace(f["planId"]))
 	switch {
@@ -71,13 +82,9 @@ func (s *Service) initialise(c echo.Context) error {
 // 303s to its payment page.
 func (s *Service) purchasePetPawlor(c echo.Context) error {
 	const page = "/petpawlor"
-	acct, err := s.signedIn(c, page)
+	acct, f, err := s.begin(c, page, exchange.Fields{"quantity": exchange.Number})
 	if acct == nil {
 		return err
-	}
-	f, p := vocabulary.Decode(c, exchange.Fields{"quantity": exchange.Number})
-	if p != nil {
-		return vocabulary.Refuse(c, p, exchange.Form{Back: page})
 	}
 	addon, found := s.cat.Addon(ProductPetPawlor)
 	if !found {

@@ -172,125 +172,47 @@ func TestPastStaleWindowRendersAgain(t *testing.T) {
 	}
 }
 
-func TestConcurrentMissesRenderOnce(t *testing.T) {
+// missTogether sends n GETs of path at once through a new cache whose
+// renderer answers with respond only once every request is waiting for a
+// render; it returns the cache, the renderer and each request's answer.
+func missTogether(t *testing.T, n int, path string, respond func(w http.ResponseWriter, call int64)) (*Cache, *renderer, []*httptest.ResponseRecorder) {
+	t.Helper()
 	c, _ := newTestCache(t, DefaultMaxBytes)
-	const n = 20
 	var waiting sync.WaitGroup
 	waiting.Add(n)
 	c.testHookFetch = waiting.Done
 	up := &renderer{}
 	up.respond = func(w http.ResponseWriter, r *http.Request, call int64) {
 		waiting.Wait() // every request has missed and is waiting for a render
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprintf(w, "<html>render %d</html>", call)
+		respond(w, call)
 	}
 	h := c.Wrap(up)
-
 	var wg sync.WaitGroup
-	bodies := make([]string, n)
-	codes := make([]int, n)
+	answers := make([]*httptest.ResponseRecorder, n)
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := get(h, "/")
-			bodies[i], codes[i] = w.Body.String(), w.Code
+			answers[i] = get(h, path)
 		}()
 	}
 	wg.Wait()
+	return c, up, answers
+}
+
+func TestConcurrentMissesRenderOnce(t *testing.T) {
+	const n = 20
+	_, up, answers := missTogether(t, n, "/", func(w http.ResponseWriter, call int64) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<html>render %d</html>", call)
+	})
 	if got := up.calls.Load(); got != 1 {
 		t.Fatalf("%d concurrent misses made %d renders, want 1", n, got)
 	}
-	for i := range n {
-		if codes[i] != 200 || bodies[i] != "<html>render 1</html>" {
-			t.Fatalf("request %d got %d %q", i, codes[i], bodies[i])
+	for i, w := range answers {
+		if w.Code != 200 || w.Body.String() != "<html>render 1</html>" {
+			t.Fatalf("request %d got %d %q", i, w.Code, w.Body.String())
 		}
-	}
-}
-
-func TestIfNoneMatch(t *testing.T) {
-	c, _ := newTestCache(t, DefaultMaxBytes)
-	h := c.Wrap(&renderer{})
-	first := get(h, "/", header("Accept-Encoding", "br"))
-	etag := first.Header().Get("ETag")
-	if !strings.HasPrefix(etag, `"`) || !strings.HasSuffix(etag, `"`) || strings.HasPrefix(etag, "W/") {
-		t.Fatalf("want a strong ETag, got %q", etag)
-	}
-
-	w := get(h, "/", header("Accept-Encoding", "br"), header("If-None-Match", etag))
-	expect(t, w, http.StatusNotModified, "HIT")
-	if w.Body.Len() != 0 || w.Header().Get("ETag") != etag {
-		t.Fatalf("304 with body %q, ETag %q", w.Body.String(), w.Header().Get("ETag"))
-	}
-	w = get(h, "/", header("Accept-Encoding", "br"), header("If-None-Match", `"other", `+etag))
-	expect(t, w, http.StatusNotModified, "HIT")
-
-	// Another encoding is another representation: full answer.
-	w = get(h, "/", header("If-None-Match", etag))
-	expect(t, w, 200, "HIT")
-	w = get(h, "/", header("Accept-Encoding", "br"), header("If-None-Match", `"stale-version"`))
-	expect(t, w, 200, "HIT")
-}
-
-func TestKeyNormalisesQuery(t *testing.T) {
-	for in, want := range map[string]string{
-		"/":                               "/",
-		"/blog?utm_source=x&utm_MEDIUM=y": "/blog",
-		"/blog?b=2&a=1":                   "/blog?a=1&b=2",
-		"/blog?gclid=1&b=2&fbclid=3&a=1&utm_id=4": "/blog?a=1&b=2",
-		"/blog?page=2&page=1":                     "/blog?page=2&page=1",
-		"/a%2Fb?q=x+y":                            "/a%2Fb?q=x+y",
-	} {
-		r := httptest.NewRequest(http.MethodGet, in, nil)
-		if got := Key(r.URL); got != want {
-			t.Errorf("Key(%q) = %q, want %q", in, got, want)
-		}
-	}
-
-	c, _ := newTestCache(t, DefaultMaxBytes)
-	up := &renderer{}
-	h := c.Wrap(up)
-	expect(t, get(h, "/blog?utm_source=news&b=2&a=1"), 200, "MISS")
-	if q := up.lastRequest().URL.RawQuery; q != "a=1&b=2" {
-		t.Errorf("renderer asked with query %q, want the normalised a=1&b=2", q)
-	}
-	expect(t, get(h, "/blog?a=1&b=2&gclid=abc"), 200, "HIT")
-	expect(t, get(h, "/blog?a=1&b=3"), 200, "MISS")
-	expect(t, get(h, "/blog"), 200, "MISS")
-}
-
-func TestSignedInBypasses(t *testing.T) {
-	c, _ := newTestCache(t, DefaultMaxBytes)
-	up := &renderer{}
-	h := c.Wrap(up)
-
-	signedIn := header(AccountHeader, `{"isLoggedIn":true,"omnicustomerStatus":"active"}`)
-	w := get(h, "/", signedIn)
-	expect(t, w, 200, "BYPASS")
-	if up.lastRequest().Header.Get(AccountHeader) == "" {
-		t.Error("the bypassed request must reach the renderer as it came")
-	}
-	if cc := w.Header().Get("Cache-Control"); cc != "private, no-cache" {
-		t.Errorf("a page made for a session must not be shared downstream: Cache-Control %q", cc)
-	}
-	// Nothing was stored for anonymous visitors, and a cached page is not
-	// given to a visitor with a session.
-	expect(t, get(h, "/"), 200, "MISS")
-	expect(t, get(h, "/", signedIn), 200, "BYPASS")
-	expect(t, get(h, "/", header("Cookie", "theme=dark")), 200, "HIT")
-	// A session cookie the edge did not resolve to an account (made up,
-	// expired) is an anonymous visitor: a hit.
-	expect(t, get(h, "/", header("Cookie", shared.HTTP.SessionCookie+"=made-up")), 200, "HIT")
-	// The page of a refused form post (internal/forms) is that visitor's.
-	expect(t, get(h, "/", header(shared.HTTP.FormStateHeader, "e30")), 200, "BYPASS")
-
-	// Private routes, other methods and credentials bypass too.
-	expect(t, get(h, "/login"), 200, "BYPASS")
-	expect(t, get(h, "/login"), 200, "BYPASS")
-	expect(t, do(h, http.MethodPost, "/"), 200, "BYPASS")
-	expect(t, get(h, "/", header("Authorization", "Bearer x")), 200, "BYPASS")
-	if n, _ := c.Stats(); n != 1 {
-		t.Errorf("%d entries stored, want only the anonymous /", n)
 	}
 }
 
@@ -299,47 +221,26 @@ func TestSignedInBypasses(t *testing.T) {
 // (the edge's 503 page): none of them goes to the failing renderer again,
 // and nothing is stored.
 func TestConcurrentMissesShareAFailedRender(t *testing.T) {
-	for name, fail := range map[string]func(w http.ResponseWriter){
-		"broke off": func(w http.ResponseWriter) {
+	for name, fail := range map[string]func(w http.ResponseWriter, call int64){
+		"broke off": func(w http.ResponseWriter, _ int64) {
 			w.Header().Set("Content-Type", "text/html")
 			io.WriteString(w, "<html><body>half a page")
 		},
-		"aborted": func(w http.ResponseWriter) {
+		"aborted": func(w http.ResponseWriter, _ int64) {
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(http.StatusOK)
 			panic(http.ErrAbortHandler) // what the proxy does when the upstream body breaks
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c, _ := newTestCache(t, DefaultMaxBytes)
 			const n = 20
-			var waiting sync.WaitGroup
-			waiting.Add(n)
-			c.testHookFetch = waiting.Done
-			up := &renderer{}
-			up.respond = func(w http.ResponseWriter, r *http.Request, call int64) {
-				waiting.Wait() // every request has missed and is waiting for this render
-				fail(w)
-			}
-			h := c.Wrap(up)
-			var wg sync.WaitGroup
-			codes := make([]int, n)
-			headers := make([]http.Header, n)
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					w := get(h, "/blog")
-					codes[i], headers[i] = w.Code, w.Header()
-				}()
-			}
-			wg.Wait()
+			c, up, answers := missTogether(t, n, "/blog", fail)
 			if got := up.calls.Load(); got != 1 {
 				t.Fatalf("%d concurrent misses during a failing render made %d render attempts, want 1", n, got)
 			}
-			for i := range n {
-				if codes[i] != http.StatusServiceUnavailable || headers[i].Get("Retry-After") == "" || headers[i].Get("Cache-Control") != "no-store" {
-					t.Fatalf("request %d: %d %v, want the shared 503 (no-store, Retry-After)", i, codes[i], headers[i])
+			for i, w := range answers {
+				if h := w.Header(); w.Code != http.StatusServiceUnavailable || h.Get("Retry-After") == "" || h.Get("Cache-Control") != "no-store" {
+					t.Fatalf("request %d: %d %v, want the shared 503 (no-store, Retry-After)", i, w.Code, h)
 				}
 			}
 			if e, _ := c.Stats(); e != 0 {

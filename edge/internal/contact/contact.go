@@ -8,8 +8,9 @@
 // too, so the browser's inline validation and the edge's answers agree.
 //
 // A JSON request is answered with JSON: 201 {"data": {"sent": true}} once the
-// message is stored, 400 {"errorDetail", "field"} for an invalid field (the
-// first), 413, 429 or 503 {"errorDetail"}. The page's form posted without
+// message is stored, 400 {"errorDetail", "field", "fieldErrors"} for invalid
+// fields (errorDetail and field the first), 413, 415, 429 or 503
+// {"errorDetail"} (internal/http/exchange). The page's form posted without
 // JavaScript (application/x-www-form-urlencoded, to the page itself:
 // internal/forms) is answered with a 303 to its own page — the path is
 // derived from the topic, so it can never leave the site — with
@@ -153,7 +154,7 @@ func (s *Service) Register(g *echo.Group) { g.POST("/omnibus/contact-us", s.Subm
 
 // Submit is the endpoint's handler, which the contact pages take their form
 // posts with too (internal/forms). Cross-site posts are refused with 403
-// (the check the account endpoints use: internal/http/crossorigin).
+// (exchange.Guard, the check every form-or-JSON endpoint uses).
 func (s *Service) Submit() echo.HandlerFunc {
 	return vocabulary.Guard(s.PublicURL)(s.create)
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -181,10 +179,6 @@ func TestPathsNameEveryArticleAndTopicPage(t *testing.T) {
 // parser (ssr/app/lib/front-matter.ts) runs too: the same article, or a
 // refusal saying the same thing, from both sides.
 func TestSharedFrontMatterCases(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "front-matter-cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var table struct {
 		Cases []struct {
 			Name, Source string
@@ -192,7 +186,7 @@ func TestSharedFrontMatterCases(t *testing.T) {
 			Error        string
 		}
 	}
-	if err := json.Unmarshal(raw, &table); err != nil || len(table.Cases) == 0 {
+	if err := json.Unmarshal(shared.FrontMatterCasesJSON, &table); err != nil || len(table.Cases) == 0 {
 		t.Fatalf("front-matter-cases.json: %v", err)
 	}
 	for _, c := range table.Cases {
