@@ -41,7 +41,11 @@ func (rr *recordingRenderer) start(t *testing.T) string {
 		rr.mu.Unlock()
 		w.Header().Set("X-Request-ID", r.Header.Get("X-Request-ID")) // as a renderer might echo it
 		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, "<!DOCTYPE html><h1>renderer page</h1>")
+		// A page of one visitor's (as a signed-in page is): the cache passes
+		// each visitor's own request on, so the test sees what a proxied
+		// request carries, not the cache's anonymous render request.
+		w.Header().Set("Cache-Control", "private, no-store")
+		io.WriteString(w, "<!DOCTYPE html><html><body><h1>renderer page</h1></body></html>")
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
