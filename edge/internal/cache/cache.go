@@ -26,6 +26,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"omnibus/edge/internal/security"
+	"omnibus/edge/internal/theme"
 	"omnibus/shared"
 )
 
@@ -149,7 +150,7 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 	}
 	// Only cacheable routes are ever stored, so a stored page needs no
 	// policy lookup; a miss checks the route first.
-	key := Key(r.URL)
+	key := withVariant(Key(r.URL), r)
 	old := c.store.get(key)
 	if old == nil {
 		policy, known := c.policies.match(r.URL.Path)
@@ -162,7 +163,7 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 			// not-found page: one render and one entry for them all, so
 			// random paths are neither renders nor entries of their own
 			// (issue 28.2).
-			key = notFoundKey(r.URL.Path)
+			key = withVariant(notFoundKey(r.URL.Path), r)
 			old = c.store.get(key)
 		}
 	}
@@ -381,8 +382,10 @@ func (c *Cache) policyFor(path string, status int) (Policy, bool) {
 }
 
 // renderRequest is the anonymous request the cache sends for key: no cookies
-// or credentials, no compression (the cache compresses once), complete mode.
+// or credentials but the key's theme, no compression (the cache compresses
+// once), complete mode.
 func renderRequest(ctx context.Context, orig *http.Request, key string) (*http.Request, error) {
+	key, variant := splitVariant(key)
 	u := *orig.URL
 	u.RawQuery = ""
 	if _, q, ok := strings.Cut(key, "?"); ok {
@@ -403,6 +406,9 @@ func renderRequest(ctx context.Context, orig *http.Request, key string) (*http.R
 	req.Header.Set("Accept-Encoding", "identity")
 	req.Header.Set("User-Agent", renderUserAgent)
 	req.Header.Set(RenderModeHeader, "complete")
+	if variant != "" {
+		req.AddCookie(&http.Cookie{Name: theme.Cookie, Value: variant})
+	}
 	for _, h := range []string{"X-Forwarded-Proto", "X-Forwarded-Host", "X-Request-Id"} {
 		if v := orig.Header.Get(h); v != "" {
 			req.Header.Set(h, v)

@@ -1,6 +1,10 @@
+import { useInRouterContext, useLocation } from "react-router";
 import navigation from "../../../shared/content/navigation.json";
 import type { ThemePreference } from "~/lib/constants";
 import { useTheme } from "~/lib/theme";
+
+/** The edge's endpoint for the buttons without JavaScript (edge/internal/theme). */
+const THEME_ENDPOINT = "/api/v1/theme";
 
 const OPTIONS: { value: ThemePreference; icon: React.ReactNode }[] = [
   {
@@ -22,23 +26,42 @@ const OPTIONS: { value: ThemePreference; icon: React.ReactNode }[] = [
   },
 ];
 
-/** Three toggle buttons (System, Light, Dark); the pressed one is the stored preference. */
+/** Where the edge sends the browser back to after a post without JavaScript: this page. */
+function BackField() {
+  const { pathname, search } = useLocation();
+  return <input type="hidden" name="back" value={pathname + search} />;
+}
+
+/**
+ * Three toggle buttons (System, Light, Dark); the pressed one is the stored
+ * preference. Without JavaScript they submit a form to the edge, which sets
+ * the theme cookie and sends the browser back to this page, rendered in that
+ * theme (lib/theme.ts); with it, a click sets the preference at once.
+ */
 export function ThemeSwitcher({ className = "" }: { className?: string }) {
   const { preference, setPreference } = useTheme();
   const labels = navigation.theme;
   return (
-    <div
+    <form
+      method="post"
+      action={THEME_ENDPOINT}
       role="group"
       aria-label={labels.label}
       className={`inline-flex items-center gap-0.5 rounded-full border border-current/20 p-0.5 ${className}`}
     >
+      {useInRouterContext() && <BackField />}
       {OPTIONS.map(({ value, icon }) => (
         <button
           key={value}
-          type="button"
+          type="submit"
+          name="theme"
+          value={value}
           aria-pressed={preference === value}
           title={labels[value]}
-          onClick={() => setPreference(value)}
+          onClick={(event) => {
+            event.preventDefault();
+            setPreference(value);
+          }}
           className="grid size-8 place-items-center rounded-full opacity-70 transition hover:opacity-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-pressed:bg-current/15 aria-pressed:opacity-100"
         >
           <svg
@@ -56,6 +79,6 @@ export function ThemeSwitcher({ className = "" }: { className?: string }) {
           <span className="sr-only">{labels[value]}</span>
         </button>
       ))}
-    </div>
+    </form>
   );
 }

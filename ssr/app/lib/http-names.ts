@@ -9,3 +9,5 @@ export const NONCE_HEADER: string = names.nonceHeader;
 export const REQUEST_ID_HEADER: string = names.requestIdHeader;
 /** A refused form post's state (base64url JSON) for the page rendered in its place: lib/form-state.server.ts. */
 export const FORM_STATE_HEADER: string = names.formStateHeader;
+/** The colour theme the visitor chose (light or dark; absent: system), which the server renders on <html>: lib/theme.ts. */
+export const THEME_COOKIE: string = names.themeCookie;
