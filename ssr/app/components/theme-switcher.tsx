@@ -42,43 +42,43 @@ export function ThemeSwitcher({ className = "" }: { className?: string }) {
   const { preference, setPreference } = useTheme();
   const labels = navigation.theme;
   return (
-    <form
-      method="post"
-      action={THEME_ENDPOINT}
-      role="group"
-      aria-label={labels.label}
-      className={`inline-flex items-center gap-0.5 rounded-full border border-current/20 p-0.5 ${className}`}
-    >
+    <form method="post" action={THEME_ENDPOINT} className={`flex ${className}`}>
       {useInRouterContext() && <BackField />}
-      {OPTIONS.map(({ value, icon }) => (
-        <button
-          key={value}
-          type="submit"
-          name="theme"
-          value={value}
-          aria-pressed={preference === value}
-          title={labels[value]}
-          onClick={(event) => {
-            event.preventDefault();
-            setPreference(value);
-          }}
-          className="grid size-8 place-items-center rounded-full opacity-70 transition hover:opacity-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-pressed:bg-current/15 aria-pressed:opacity-100"
-        >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="size-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
+      <div
+        role="group"
+        aria-label={labels.label}
+        className="inline-flex items-center gap-0.5 rounded-full border border-current/20 p-0.5"
+      >
+        {OPTIONS.map(({ value, icon }) => (
+          <button
+            key={value}
+            type="submit"
+            name="theme"
+            value={value}
+            aria-pressed={preference === value}
+            title={labels[value]}
+            onClick={(event) => {
+              event.preventDefault();
+              setPreference(value);
+            }}
+            className="grid size-8 place-items-center rounded-full opacity-70 transition hover:opacity-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-pressed:bg-current/15 aria-pressed:opacity-100"
           >
-            {icon}
-          </svg>
-          <span className="sr-only">{labels[value]}</span>
-        </button>
-      ))}
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
+              {icon}
+            </svg>
+            <span className="sr-only">{labels[value]}</span>
+          </button>
+        ))}
+      </div>
     </form>
   );
 }
