@@ -11,7 +11,7 @@ import { isDemoRoute, pageMeta } from "~/lib/meta";
 import { siteSettings } from "~/lib/site.server";
 import { refusedForm } from "~/lib/form-state.server";
 import { useRouteEntry } from "~/lib/route-entry";
-import { requestTheme, ServerTheme, themeScript } from "~/lib/theme";
+import { requestTheme, themeScript } from "~/lib/theme";
 import { useHashScroll } from "~/lib/use-hash-scroll";
 import { useOfflineReload } from "~/lib/offline";
 import { useNonce } from "~/lib/nonce";
@@ -99,7 +99,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <ServerHead />
       </head>
       <body>
-        <ServerTheme value={theme}>{children}</ServerTheme>
+        {children}
         {/* React Router's scripts and the whole stylesheet (cached for every later page), fetched
             once the first paint is on screen; without JavaScript the stylesheet still applies. */}
         <DeferredScripts stylesheet={stylesheet} />

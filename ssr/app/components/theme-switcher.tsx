@@ -1,4 +1,4 @@
-import { useInRouterContext, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import navigation from "../../../shared/content/navigation.json";
 import type { ThemePreference } from "~/lib/constants";
 import { useTheme } from "~/lib/theme";
@@ -26,12 +26,6 @@ const OPTIONS: { value: ThemePreference; icon: React.ReactNode }[] = [
   },
 ];
 
-/** Where the edge sends the browser back to after a post without JavaScript: this page. */
-function BackField() {
-  const { pathname, search } = useLocation();
-  return <input type="hidden" name="back" value={pathname + search} />;
-}
-
 /**
  * Three toggle buttons (System, Light, Dark); the pressed one is the stored
  * preference. Without JavaScript they submit a form to the edge, which sets
@@ -40,10 +34,12 @@ function BackField() {
  */
 export function ThemeSwitcher({ className = "" }: { className?: string }) {
   const { preference, setPreference } = useTheme();
+  const { pathname, search } = useLocation();
   const labels = navigation.theme;
   return (
     <form method="post" action={THEME_ENDPOINT} className={`flex ${className}`}>
-      {useInRouterContext() && <BackField />}
+      {/* Where the edge sends the browser back to after a post without JavaScript: this page. */}
+      <input type="hidden" name="back" value={pathname + search} />
       <div
         role="group"
         aria-label={labels.label}

@@ -1,9 +1,17 @@
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render as renderDom, screen } from "@testing-library/react";
+import type { ReactElement } from "react";
+import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ThemeSwitcher } from "~/components/theme-switcher";
 import { THEME_STORAGE_KEY } from "./constants";
 import { THEME_COOKIE } from "./http-names";
 import { cookieTheme, readPreference, resolveTheme, themeScript } from "./theme";
+
+/** Renders inside a router, as every page does (the switcher reads the location for its form). */
+function render(element: ReactElement) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => element }]);
+  return renderDom(<Stub initialEntries={["/"]} />);
+}
 
 function emulateSystemDark(dark: boolean) {
   vi.stubGlobal(

@@ -8,7 +8,8 @@
 // browser back. The inline script below sets the class before the first
 // paint (the cookie first, then localStorage); after hydration this module's
 // store keeps it in sync and the buttons set both.
-import { createContext, useContext, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
+import { useRouteLoaderData } from "react-router";
 import { THEME_COOKIE } from "./http-names";
 import {
   DEFAULT_THEME,
@@ -36,9 +37,6 @@ const COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${THEME_COOKIE}=(light|dark)(?:;|$
 export function requestTheme(request: Request): ThemePreference {
   return cookieTheme(request.headers.get("cookie")) ?? DEFAULT_THEME;
 }
-
-/** The preference the server rendered this document with (root.tsx provides it): the switcher's state until hydrated. */
-export const ServerTheme = createContext<ThemePreference>(DEFAULT_THEME);
 
 /**
  * Blocking script for <head>, before any stylesheet: same rule as resolveTheme
@@ -87,11 +85,7 @@ function notify(): void {
 
 /** The theme cookie for the server's next render: light or dark for a year, cleared for system. */
 function writeCookie(preference: ThemePreference): void {
-  const secure = location.protocol === "https:" ? "; secure" : "";
-  document.cookie =
-    preference === "system"
-      ? `${THEME_COOKIE}=; path=/; max-age=0; samesite=lax${secure}`
-      : `${THEME_COOKIE}=${preference}; path=/; max-age=31536000; samesite=lax${secure}`;
+  document.cookie = `${THEME_COOKIE}=${preference}; path=/; samesite=lax; max-age=${preference === "system" ? 0 : 31536000}${location.protocol === "https:" ? "; secure" : ""}`;
 }
 
 export function setThemePreference(preference: ThemePreference): void {
@@ -131,7 +125,8 @@ export function useTheme(): {
   resolved: ResolvedTheme;
   setPreference: (preference: ThemePreference) => void;
 } {
-  const server = useContext(ServerTheme);
+  // The preference the server rendered with (the root loader's, from the cookie): the state until hydrated.
+  const server = (useRouteLoaderData("root") as { theme?: ThemePreference } | undefined)?.theme ?? DEFAULT_THEME;
   const preference = useSyncExternalStore(subscribe, readPreference, () => server);
   const resolved = useSyncExternalStore(subscribe, readResolved, () => (server === "dark" ? "dark" : "light"));
   return { preference, resolved, setPreference: setThemePreference };
