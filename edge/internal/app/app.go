@@ -375,7 +375,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	a.Accounts.Register(api)
 	a.Billing.Register(api, server.BodyLimit)
-	theme.Register(api, cfg.PublicURL) // POST /api/v1/theme: the theme buttons without JavaScript
+	theme.Register(api, cfg.PublicURL, a.Accounts.Guard) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())
 	formPages.Handle("contact", contactForm.Submit())
 	for form, h := range a.Accounts.Forms() {

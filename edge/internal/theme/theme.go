@@ -49,15 +49,13 @@ func Of(r *http.Request) string {
 	return ""
 }
 
-// Register adds POST /theme to g, the /api/v1 group, with the cross-site
-// check of every state-changing endpoint: a form post {theme, back} (or
+// Register adds POST /theme to g, the /api/v1 group, behind guard, the
+// cross-site check of every state-changing endpoint (accounts.Guard, whose
+// refusal has the site's words): a form post {theme, back} (or
 // JSON {theme}) sets the cookie (system clears it) and answers 303 to back,
 // a path of this site (anything else: /), or 204 to a JSON request.
-func Register(g *echo.Group, publicURL string) {
+func Register(g *echo.Group, publicURL string, guard echo.MiddlewareFunc) {
 	secure := strings.HasPrefix(publicURL, "https:")
-	guard := crossorigin.Guard(publicURL, func(c echo.Context) error {
-		return response.Error(c, http.StatusForbidden, "This request came from another site and was refused.")
-	})
 	g.POST("/theme", func(c echo.Context) error {
 		var body struct {
 			Theme string `json:"theme" form:"theme"`

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/labstack/echo/v4"
+
+	"omnibus/edge/internal/http/crossorigin"
 )
 
 // The theme buttons without JavaScript: a form post sets the cookie (system
@@ -15,7 +17,9 @@ import (
 // site, never elsewhere; another site cannot post it; only three values exist.
 func TestThemePost(t *testing.T) {
 	e := echo.New()
-	Register(e.Group("/api/v1"), "http://shop.example")
+	Register(e.Group("/api/v1"), "http://shop.example", crossorigin.Guard("http://shop.example", func(c echo.Context) error {
+		return c.NoContent(http.StatusForbidden)
+	}))
 	post := func(v url.Values, origin string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodPost, "http://shop.example/api/v1/theme", strings.NewReader(v.Encode()))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
