@@ -19,6 +19,12 @@ type HTTPNames struct {
 	// (OWASP's device cookie): signed by the edge, it exempts that browser
 	// from the per-account sign-in limit strangers' guesses run into.
 	DeviceCookie string `json:"deviceCookie"`
+	// ThemeCookie is the visitor's colour theme, light or dark (absent:
+	// system; any other value counts as system). Set by the theme buttons
+	// (POST /api/v1/theme without JavaScript, the switcher's script with
+	// it); the renderer puts the dark class on <html> from it, and the page
+	// cache keeps one copy of a page per value (edge/internal/theme).
+	ThemeCookie string `json:"themeCookie"`
 	// AccountHeader carries the edge's resolved sign-in state to the
 	// renderer as JSON {"isLoggedIn":true,"omnicustomerStatus":"..."}; absent
 	// for anonymous visitors. Stripped from incoming requests.

@@ -102,6 +102,20 @@ func TestVarnishInFrontOfTheEdge(t *testing.T) {
 		t.Fatalf("anonymous GET / again (other cookies): X-CDN-Cache %q, want HIT with the same page", again.cdnCache)
 	}
 
+	// The theme cookie (issue 32.3) keeps a copy per theme: a dark visitor
+	// gets the dark page (cached for the next dark visitor), and nobody else
+	// gets it.
+	dark := fetch("/", map[string]string{"Cookie": "consent=yes; omnibus_theme=dark"})
+	if dark.status != 200 || dark.body == first.body || !strings.Contains(dark.body, `class="dark"`) {
+		t.Fatalf("dark GET /: %d, X-CDN-Cache %q, dark class %v; want the dark page", dark.status, dark.cdnCache, strings.Contains(dark.body, `class="dark"`))
+	}
+	if again := fetch("/", map[string]string{"Cookie": "omnibus_theme=dark"}); again.cdnCache != "HIT" || again.body != dark.body {
+		t.Fatalf("dark GET / again: X-CDN-Cache %q, same dark page %v", again.cdnCache, again.body == dark.body)
+	}
+	if anon := fetch("/", map[string]string{"Cookie": "omnibus_theme=purple"}); anon.body != first.body || anon.cdnCache != "HIT" {
+		t.Fatalf("GET / with a made-up theme after a dark visit: X-CDN-Cache %q, the shared anonymous page %v", anon.cdnCache, anon.body == first.body)
+	}
+
 	// A visitor signs up through the CDN (a POST passes) and gets a session.
 	req, _ := http.NewRequest("POST", cdn+"/api/v1/oaccount/register", strings.NewReader(
 		`{"name":"Vera","email":"vera-`+token[:8]+`@example.com","password":"correct horse battery","storeName":"vera `+token[:8]+`"}`))

@@ -3,10 +3,11 @@
 # (deploy/stack/varnish_test.go, Debian's varnishd). The rules mirror the
 # edge's own page cache:
 #
-#   - a page depends on one cookie only, the session (omnibus_session,
+#   - a page depends on two cookies only, the session (omnibus_session,
 #     shared/http.json's sessionCookie): a request carrying it always goes
 #     to the edge, which answers the signed-in page "private, no-cache";
-#     other cookies are dropped so anonymous pages stay shared;
+#     the theme cookie (omnibus_theme, light or dark) keeps a copy per
+#     theme; other cookies are dropped so anonymous pages stay shared;
 #   - what the edge may share says so with s-maxage (pages) or max-age
 #     (hashed assets: a year, immutable); Varnish keeps it that long, and
 #     stale-while-revalidate becomes its grace;
@@ -59,9 +60,24 @@ sub vcl_recv {
     if (req.http.Cookie ~ "(^|;\s*)omnibus_session=" || req.http.Authorization) {
         return (pass);
     }
+    # The theme cookie (light or dark) is the one other cookie a page
+    # depends on (edge/internal/theme): kept alone, and part of the hash
+    # (vcl_hash), so each theme has its own copy, as in the edge's cache.
     # No other cookie changes a page (the edge's own cache ignores them too).
-    unset req.http.Cookie;
+    if (req.http.Cookie ~ "(^|;\s*)omnibus_theme=(light|dark)(;|$)") {
+        set req.http.Cookie = regsub(req.http.Cookie, "^(.*;\s*)?omnibus_theme=(light|dark)(;.*)?$", "omnibus_theme=\2");
+    } else {
+        unset req.http.Cookie;
+    }
     return (hash);
+}
+
+sub vcl_hash {
+    # Only the theme cookie is left by now (vcl_recv); the built-in rule
+    # adds the URL and host.
+    if (req.http.Cookie) {
+        hash_data(req.http.Cookie);
+    }
 }
 
 sub vcl_backend_response {

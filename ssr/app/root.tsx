@@ -1,17 +1,17 @@
 import { lazy, Suspense } from "react";
-import { Links, Meta, Outlet, useRouteError } from "react-router";
+import { Links, Meta, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { googleClientId, googleRedirectOnly } from "~/components/auth/google-config.server";
 import { signInStatus } from "~/components/auth/session.server";
 import { ProgressBar } from "~/components/progress-bar";
 import { PwaPrompt } from "~/components/pwa/pwa-prompt";
 import { layoutFor } from "~/layouts";
-import { DEFAULT_PUBLIC_URL, LOCALE } from "~/lib/constants";
+import { DEFAULT_PUBLIC_URL, DEFAULT_THEME, LOCALE, type ThemePreference } from "~/lib/constants";
 import { isDemoRoute, pageMeta } from "~/lib/meta";
 import { siteSettings } from "~/lib/site.server";
 import { refusedForm } from "~/lib/form-state.server";
 import { useRouteEntry } from "~/lib/route-entry";
-import { themeScript } from "~/lib/theme";
+import { requestTheme, themeScript } from "~/lib/theme";
 import { HashScroll } from "~/lib/use-hash-scroll";
 import { useOfflineReload } from "~/lib/offline";
 import { useNonce } from "~/lib/nonce";
@@ -42,6 +42,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     account: signInStatus(request),
     // A refused form post without JavaScript that this page answers (the edge's header): lib/form-state.ts.
     refusedForm: refusedForm(request),
+    // The theme cookie's preference (system when none): the dark class on <html> without JavaScript.
+    theme: requestTheme(request),
   };
 }
 
@@ -74,9 +76,11 @@ function DemoStylesheet({ href }: { href: string }) {
 /** The HTML document around every page and the error page. */
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce(); // the edge's CSP nonce (server only: browsers hide it)
+  // The theme cookie's choice: the server writes the dark class itself, so the page is right without JavaScript.
+  const theme = (useRouteLoaderData("root") as { theme?: ThemePreference } | undefined)?.theme ?? DEFAULT_THEME;
   return (
-    // The theme script adds class="dark" before hydration: that attribute alone may differ.
-    <html lang={LOCALE} suppressHydrationWarning>
+    // The theme script sets class="dark" (or takes it off) before hydration: that attribute alone may differ.
+    <html lang={LOCALE} className={theme === "dark" ? "dark" : undefined} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

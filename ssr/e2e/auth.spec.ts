@@ -12,6 +12,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import auth from "../../shared/content/auth.json" with { type: "json" };
+import journey from "../../shared/content/journey.json" with { type: "json" };
 import { collectErrors, expectNoHydrationProblems, settle, waitForHydration, waitForIsland } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
 
@@ -493,6 +494,41 @@ test.describe("Google sign-in", () => {
     await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
     await page.goto(`${G_ORIGIN}/login`);
     await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
+    await context.close();
+  });
+
+  // Issue 32.1: Google knows no store name, so the account Google made (jane's, taken back from
+  // the unproved registration above, which took its store with it) names its store before any
+  // plan, on a server-rendered step that works without JavaScript; merchant home then names the
+  // store as typed, not its subdomain.
+  test("a Google account without a store is asked its name first, and merchant home names it as typed", async ({ browser }) => {
+    test.slow(); // a payment and six page loads on a shared machine
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${G_ORIGIN}/api/v1/oaccount/sso-redirect/google`);
+    await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
+    const welcome = page.locator("[data-welcome]");
+    await expect(welcome.getByRole("heading")).toHaveText(journey.welcome.headingNoStore);
+    await welcome.getByRole("link", { name: journey.welcome.nameStore.heading }).click();
+
+    await expect(page).toHaveURL(`${G_ORIGIN}/choose-plan`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(journey.welcome.nameStore.heading);
+    await expect(page.getByRole("button", { name: /^Choose / })).toHaveCount(0); // no plan before the store has a name
+    const field = page.getByLabel(auth.register.storeName);
+    await field.fill("www");
+    await page.getByRole("button", { name: journey.welcome.nameStore.submit }).click();
+    await expect(page.getByRole("alert")).toHaveText(auth.messages.storeNameReserved);
+    await expect(field).toHaveValue("www");
+
+    await field.fill("Jane's Pet Parlour");
+    await page.getByRole("button", { name: journey.welcome.nameStore.submit }).click();
+    await expect(page).toHaveURL(`${G_ORIGIN}/choose-plan`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your store Jane's Pet Parlour is created");
+    await page.getByRole("button", { name: "Choose Growth" }).click();
+    await expect(page).toHaveURL(/\/test-payment\?session=tm_/);
+    await page.getByRole("button", { name: /^Pay ₹/ }).click();
+    await expect(page).toHaveURL(/\/landing-page\?order=/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome back to Jane's Pet Parlour");
     await context.close();
   });
 });

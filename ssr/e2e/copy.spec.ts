@@ -1,8 +1,11 @@
 // Issue 32.4: the copy a first visit reads. One spelling of "email", the
 // uptime stated without "claimed", help categories by name, the contact
 // page's email address and phone number as links, and a newsletter refusal
-// that says what is wrong with the address.
+// that says what is wrong with the address; the footer's About is a page
+// of its own.
 import { expect, test } from "@playwright/test";
+import landing from "../../shared/content/landing.json" with { type: "json" };
+import pages from "../../shared/content/pages.json" with { type: "json" };
 import newsletter from "../../shared/content/newsletter.json" with { type: "json" };
 import categories from "../../shared/content/help/categories.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
@@ -47,6 +50,16 @@ for (const js of [true, false]) {
     });
   });
 }
+
+test("footer 'About' opens the company page, not the home page's 'Why Omnibus' section", async ({ page }) => {
+  await page.goto("/features");
+  const about = page.getByRole("contentinfo").getByRole("link", { name: "About", exact: true });
+  await expect(about).toHaveAttribute("href", "/about");
+  await about.click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(pages.pages.about.heading);
+  await expect(page.locator("main")).not.toContainText(landing.reasons.title);
+});
 
 test("the newsletter says what is wrong with an address that is not one", async ({ page }) => {
   await page.goto("/features");

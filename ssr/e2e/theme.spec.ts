@@ -107,3 +107,58 @@ test("an image that fails to load becomes the placeholder at the same size", asy
   expect(box?.width).toBeGreaterThan(0);
   expect(box!.height / box!.width).toBeCloseTo(400 / 640, 1);
 });
+
+// Issue 32.3: without JavaScript the theme buttons are a form: Dark posts to the edge, which
+// sets the theme cookie and sends the browser back to the page, rendered dark by the server.
+// The page cache keeps that dark copy apart: a light visitor never gets it.
+test.describe("theme buttons without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, colorScheme: "light" });
+
+  for (const width of [390, 1280]) {
+    test(`Dark makes the page dark, and the cached dark copy is nobody else's (${width} px)`, async ({ browser }) => {
+      const dark = await browser.newContext({ javaScriptEnabled: false, colorScheme: "light", viewport: { width, height: 900 } });
+      const page = await dark.newPage();
+      const path = width === 390 ? "/features" : "/omnibus-university";
+      await page.goto(`${path}?utm_source=theme-test`);
+      await expect(page.locator("html")).not.toHaveClass(/dark/);
+      const buttons = page.getByRole("banner").getByRole("group", { name: "Colour theme" }).first();
+      await buttons.getByRole("button", { name: "Dark" }).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+      expect(await page.locator("html").evaluate((el) => getComputedStyle(el).colorScheme)).toBe("dark");
+      expect(await page.locator("body").evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe("rgb(255, 255, 255)");
+      await expect(buttons.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+
+      // Again: the cache's dark copy.
+      const again = await page.goto(path);
+      expect(again?.headers()["x-cache"]).toMatch(/HIT|MISS|STALE/);
+      await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+
+      // A light visitor (no cookie) gets the light page, from the cache too.
+      const light = await browser.newContext({ javaScriptEnabled: false, colorScheme: "light", viewport: { width, height: 900 } });
+      const other = await light.newPage();
+      await other.goto(path);
+      const res = await other.goto(path);
+      expect(res?.headers()["x-cache"]).toBe("HIT");
+      await expect(other.locator("html")).not.toHaveClass(/dark/);
+      expect(await other.locator("body").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(255, 255, 255)");
+
+      // System takes the cookie away again.
+      await buttons.getByRole("button", { name: "System" }).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page.locator("html")).not.toHaveClass(/dark/);
+      await dark.close();
+      await light.close();
+    });
+  }
+});
+
+test("with JavaScript, a theme button sets the cookie too: the next page arrives dark from the server", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/");
+  await waitForHydration(page);
+  await page.getByRole("banner").getByRole("group", { name: "Colour theme" }).first().getByRole("button", { name: "Dark" }).click();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  const html = await (await page.request.get("/contact-us")).text();
+  expect(html).toMatch(/<html lang="en-US" class="dark">/);
+});

@@ -173,6 +173,8 @@ func (s *Service) Forms() map[string]echo.HandlerFunc {
 		formRegister: s.sameOrigin(s.register),
 		formForgot:   s.sameOrigin(s.forgotPassword),
 		formReset:    s.sameOrigin(s.resetPassword),
+		// The store-name step of an account made by Google sign-in (/choose-plan).
+		formStoreName: s.sameOrigin(s.nameStore),
 	}
 }
 
@@ -193,6 +195,7 @@ func (s *Service) Register(g *echo.Group) {
 	g.GET("/oaccount/sso-redirect/google", s.googleRedirect)
 	g.GET("/oaccount/verify-email", s.verifyEmail)
 	g.POST("/oaccount/verify-email/resend", s.resendVerification, guard)
+	g.POST("/oaccount/store-name", s.nameStore, guard)
 }
 
 // Destination is where a signed-in visitor of the given status belongs
@@ -243,6 +246,7 @@ const (
 	codeVerified              = "verified"
 	codeUnsupportedType       = "unsupportedType"
 	codeReclaimed             = "reclaimed"
+	codeStoreNameSet          = "storeNameSet"
 )
 
 // content is shared/content/auth.json, read once.
@@ -260,7 +264,7 @@ var content = func() (c struct {
 		codeStoreNameRequired, codeStoreNameTooShort, codeStoreNameTooLong, codeStoreNameReserved, codeStoreNameTaken,
 		codeStoreNameAvailable, codeInvalidCredentials, codeResetSent, codeResetInvalid, codeGoogleUnavailable,
 		codeGoogleFailed, codeGoogleMissing, codeGoogleEmailUnverified, codeGoogleLinkedElsewhere,
-		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified, codeUnsupportedType, codeReclaimed} {
+		codeBusy, codeNameInvalid, codeStoreNameInvalid, codeVerifySent, codeVerifyInvalid, codeVerified, codeUnsupportedType, codeReclaimed, codeStoreNameSet} {
 		if c.Messages[k] == "" {
 			panic("accounts: shared/content/auth.json has no message " + k)
 		}

@@ -2,6 +2,8 @@ package accounts
 
 import (
 	"github.com/labstack/echo/v4"
+
+	"omnibus/edge/internal/http/exchange"
 )
 
 // sameOrigin refuses a state-changing request sent by another site (403),
@@ -10,3 +12,8 @@ import (
 func (s *Service) sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return vocabulary.Guard(s.public.String())(next)
 }
+
+// Vocabulary is the site's words for what the shared decoder refuses
+// (shared/content/auth.json), for small endpoints of the site's own pages
+// (internal/theme) that have no table of their own.
+func Vocabulary() *exchange.Vocabulary { return vocabulary }

@@ -48,6 +48,7 @@ import (
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/theme"
 	"omnibus/shared"
 )
 
@@ -377,6 +378,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	a.Accounts.Register(api)
 	a.Billing.Register(api, server.BodyLimit)
+	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())
 	formPages.Handle("contact", contactForm.Submit())
 	for form, h := range a.Accounts.Forms() {

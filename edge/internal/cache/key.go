@@ -1,8 +1,11 @@
 package cache
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
+
+	"omnibus/edge/internal/theme"
 )
 
 // Key is the cache key of a page request: the path plus the query with
@@ -37,8 +40,29 @@ func isTracking(name string) bool {
 	return strings.HasPrefix(n, "utm_") || n == "gclid" || n == "fbclid"
 }
 
-// keyPath is the path part of a key (purges match on it).
+// variantSep parts a key from the page's variant: a space, which neither an
+// escaped path nor a query has.
+const variantSep = " "
+
+// withVariant is key for the request's variant of the page: its colour
+// theme (theme.Of: light, dark, or none for system, so at most three copies
+// of a page, whatever the cookie says), which the renderer writes on <html>.
+func withVariant(key string, r *http.Request) string {
+	if t := theme.Of(r); t != "" {
+		return key + variantSep + t
+	}
+	return key
+}
+
+// splitVariant parts a key into the page's key and its variant ("" for system).
+func splitVariant(key string) (page, variant string) {
+	page, variant, _ = strings.Cut(key, variantSep)
+	return page, variant
+}
+
+// keyPath is the path part of a key (purges match on it, every variant alike).
 func keyPath(key string) string {
+	key, _ = splitVariant(key)
 	if i := strings.IndexByte(key, '?'); i >= 0 {
 		return key[:i]
 	}

@@ -16,6 +16,7 @@ import (
 
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/security"
+	"omnibus/edge/internal/theme"
 )
 
 // kind is what a render came to, for every request waiting for it.
@@ -196,8 +197,10 @@ func (c *Cache) policyFor(path string, status int) (Policy, bool) {
 }
 
 // renderRequest is the anonymous request the cache sends for key: no cookies
-// or credentials, no compression (the cache compresses once), complete mode.
+// or credentials but the key's theme, no compression (the cache compresses
+// once), complete mode.
 func renderRequest(ctx context.Context, orig *http.Request, key string) (*http.Request, error) {
+	key, variant := splitVariant(key)
 	u := *orig.URL
 	u.RawQuery = ""
 	if _, q, ok := strings.Cut(key, "?"); ok {
@@ -218,6 +221,9 @@ func renderRequest(ctx context.Context, orig *http.Request, key string) (*http.R
 	req.Header.Set("Accept-Encoding", "identity")
 	req.Header.Set("User-Agent", renderUserAgent)
 	req.Header.Set(RenderModeHeader, "complete")
+	if variant != "" {
+		req.AddCookie(&http.Cookie{Name: theme.Cookie, Value: variant})
+	}
 	for _, h := range []string{"X-Forwarded-Proto", "X-Forwarded-Host", "X-Request-Id"} {
 		if v := orig.Header.Get(h); v != "" {
 			req.Header.Set(h, v)

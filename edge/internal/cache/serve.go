@@ -18,7 +18,7 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 	}
 	// Only cacheable routes are ever stored, so a stored page needs no
 	// policy lookup; a miss checks the route first.
-	key := Key(r.URL)
+	key := withVariant(Key(r.URL), r)
 	old := c.store.get(key)
 	if old == nil {
 		policy, known := c.policies.match(r.URL.Path)
@@ -31,7 +31,7 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 			// not-found page: one render and one entry for them all, so
 			// random paths are neither renders nor entries of their own
 			// (issue 28.2).
-			key = notFoundKey(r.URL.Path)
+			key = withVariant(notFoundKey(r.URL.Path), r)
 			old = c.store.get(key)
 		}
 	}

@@ -1,6 +1,10 @@
+import { useLocation } from "react-router";
 import navigation from "../../../shared/content/navigation.json";
 import type { ThemePreference } from "~/lib/constants";
 import { useTheme } from "~/lib/theme";
+
+/** The edge's endpoint for the buttons without JavaScript (edge/internal/theme). */
+const THEME_ENDPOINT = "/api/v1/theme";
 
 const OPTIONS: { value: ThemePreference; icon: React.ReactNode }[] = [
   {
@@ -22,40 +26,55 @@ const OPTIONS: { value: ThemePreference; icon: React.ReactNode }[] = [
   },
 ];
 
-/** Three toggle buttons (System, Light, Dark); the pressed one is the stored preference. */
+/**
+ * Three toggle buttons (System, Light, Dark); the pressed one is the stored
+ * preference. Without JavaScript they submit a form to the edge, which sets
+ * the theme cookie and sends the browser back to this page, rendered in that
+ * theme (lib/theme.ts); with it, a click sets the preference at once.
+ */
 export function ThemeSwitcher({ className = "" }: { className?: string }) {
   const { preference, setPreference } = useTheme();
+  const { pathname, search } = useLocation();
   const labels = navigation.theme;
   return (
-    <div
-      role="group"
-      aria-label={labels.label}
-      className={`inline-flex items-center gap-0.5 rounded-full border border-current/20 p-0.5 ${className}`}
-    >
-      {OPTIONS.map(({ value, icon }) => (
-        <button
-          key={value}
-          type="button"
-          aria-pressed={preference === value}
-          title={labels[value]}
-          onClick={() => setPreference(value)}
-          className="grid size-8 place-items-center rounded-full opacity-70 transition hover:opacity-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-pressed:bg-current/15 aria-pressed:opacity-100"
-        >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="size-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
+    <form method="post" action={THEME_ENDPOINT} className={`flex ${className}`}>
+      {/* Where the edge sends the browser back to after a post without JavaScript: this page. */}
+      <input type="hidden" name="back" value={pathname + search} />
+      <div
+        role="group"
+        aria-label={labels.label}
+        className="inline-flex items-center gap-0.5 rounded-full border border-current/20 p-0.5"
+      >
+        {OPTIONS.map(({ value, icon }) => (
+          <button
+            key={value}
+            type="submit"
+            name="theme"
+            value={value}
+            aria-pressed={preference === value}
+            title={labels[value]}
+            onClick={(event) => {
+              event.preventDefault();
+              setPreference(value);
+            }}
+            className="grid size-8 place-items-center rounded-full opacity-70 transition hover:opacity-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-pressed:bg-current/15 aria-pressed:opacity-100"
           >
-            {icon}
-          </svg>
-          <span className="sr-only">{labels[value]}</span>
-        </button>
-      ))}
-    </div>
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
+              {icon}
+            </svg>
+            <span className="sr-only">{labels[value]}</span>
+          </button>
+        ))}
+      </div>
+    </form>
   );
 }

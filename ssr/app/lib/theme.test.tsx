@@ -1,8 +1,17 @@
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render as renderDom, screen } from "@testing-library/react";
+import type { ReactElement } from "react";
+import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ThemeSwitcher } from "~/components/theme-switcher";
 import { THEME_STORAGE_KEY } from "./constants";
-import { readPreference, resolveTheme, themeScript } from "./theme";
+import { THEME_COOKIE } from "./http-names";
+import { cookieTheme, readPreference, resolveTheme, themeScript } from "./theme";
+
+/** Renders inside a router, as every page does (the switcher reads the location for its form). */
+function render(element: ReactElement) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => element }]);
+  return renderDom(<Stub initialEntries={["/"]} />);
+}
 
 function emulateSystemDark(dark: boolean) {
   vi.stubGlobal(
@@ -18,6 +27,7 @@ function emulateSystemDark(dark: boolean) {
 
 beforeEach(() => {
   localStorage.clear();
+  document.cookie = `${THEME_COOKIE}=; path=/; max-age=0`;
   document.documentElement.className = "";
 });
 afterEach(() => {
@@ -75,6 +85,41 @@ describe("ThemeSwitcher", () => {
 
     act(() => screen.getByRole("button", { name: "System" }).click());
     expect(readPreference()).toBe("system");
+    expect(document.documentElement.classList.contains("dark")).toBe(false);
+  });
+
+  it("is a form posting to the edge without JavaScript, and with it sets the cookie the server renders from (issue 32.3)", () => {
+    emulateSystemDark(false);
+    render(<ThemeSwitcher />);
+    const dark = screen.getByRole("button", { name: "Dark" }) as HTMLButtonElement;
+    expect(dark.type).toBe("submit");
+    expect(dark.form?.getAttribute("action")).toBe("/api/v1/theme");
+    expect(dark.form?.method).toBe("post");
+    expect([dark.name, dark.value]).toEqual(["theme", "dark"]);
+    act(() => dark.click());
+    expect(cookieTheme(document.cookie)).toBe("dark");
+    act(() => screen.getByRole("button", { name: "System" }).click());
+    expect(cookieTheme(document.cookie)).toBe(null);
+  });
+});
+
+describe("the theme cookie", () => {
+  it("is read as light or dark only; anything else is system", () => {
+    expect(cookieTheme(`a=1; ${THEME_COOKIE}=dark; b=2`)).toBe("dark");
+    expect(cookieTheme(`${THEME_COOKIE}=light`)).toBe("light");
+    expect(cookieTheme(`${THEME_COOKIE}=purple`)).toBe(null);
+    expect(cookieTheme(`x${THEME_COOKIE}=dark`)).toBe(null);
+    expect(cookieTheme(null)).toBe(null);
+  });
+
+  it("wins over localStorage in the blocking script, which also takes a server's dark class off", () => {
+    emulateSystemDark(false);
+    localStorage.setItem(THEME_STORAGE_KEY, "light");
+    document.cookie = `${THEME_COOKIE}=dark; path=/`;
+    new Function(themeScript)();
+    expect(document.documentElement.classList.contains("dark")).toBe(true);
+    document.cookie = `${THEME_COOKIE}=light; path=/`;
+    new Function(themeScript)();
     expect(document.documentElement.classList.contains("dark")).toBe(false);
   });
 });

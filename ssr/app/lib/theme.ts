@@ -1,9 +1,16 @@
 // Colour theme (SPEC §2 Theme): the preference (system | light | dark, default
-// system) is kept in localStorage under "color-schema"; when it is dark, or
-// system resolves to dark, <html> carries the `dark` class. The inline script
-// below sets the class before the first paint; after hydration this module's
-// store keeps it in sync.
+// system) is kept in localStorage under "color-schema" and, for the server, in
+// the theme cookie (shared/http.json themeCookie: light or dark, absent for
+// system); when it is dark, or system resolves to dark, <html> carries the
+// `dark` class. The server renders the class from the cookie (root.tsx), so a
+// page is right without JavaScript: the theme buttons are then a form posting
+// to the edge (POST /api/v1/theme), which sets the cookie and sends the
+// browser back. The inline script below sets the class before the first
+// paint (the cookie first, then localStorage); after hydration this module's
+// store keeps it in sync and the buttons set both.
 import { useSyncExternalStore } from "react";
+import { useRouteLoaderData } from "react-router";
+import { THEME_COOKIE } from "./http-names";
 import {
   DEFAULT_THEME,
   THEME_PREFERENCES,
@@ -19,12 +26,24 @@ export function resolveTheme(preference: string | null | undefined, prefersDark:
   return prefersDark ? "dark" : "light";
 }
 
+/** The cookie's light or dark, or null (no cookie, or any other value: system). */
+export function cookieTheme(cookieHeader: string | null | undefined): "light" | "dark" | null {
+  const m = (cookieHeader ?? "").match(COOKIE_PATTERN);
+  return m ? (m[1] as "light" | "dark") : null;
+}
+const COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${THEME_COOKIE}=(light|dark)(?:;|$)`);
+
+/** The preference the server renders for a request: its theme cookie's, else system. */
+export function requestTheme(request: Request): ThemePreference {
+  return cookieTheme(request.headers.get("cookie")) ?? DEFAULT_THEME;
+}
+
 /**
  * Blocking script for <head>, before any stylesheet: same rule as resolveTheme
  * (a test runs it against resolveTheme for every case). A literal, not
  * resolveTheme.toString(), so the server and client bundles render the same text.
  */
-export const themeScript = `(function(){try{var p=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});var d=p==="dark"||(p!=="light"&&window.matchMedia("(prefers-color-scheme: dark)").matches);if(d)document.documentElement.classList.add("dark")}catch(e){}})()`;
+export const themeScript = `(function(){try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});var p=c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});var d=p==="dark"||(p!=="light"&&window.matchMedia("(prefers-color-scheme: dark)").matches);document.documentElement.classList.toggle("dark",d)}catch(e){}})()`;
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
 const listeners = new Set<() => void>();
@@ -36,6 +55,8 @@ function isPreference(value: unknown): value is ThemePreference {
 }
 
 export function readPreference(): ThemePreference {
+  const fromCookie = cookieTheme(typeof document === "undefined" ? null : document.cookie);
+  if (fromCookie) return fromCookie;
   try {
     const stored = localStorage.getItem(THEME_STORAGE_KEY);
     if (isPreference(stored)) return stored;
@@ -62,8 +83,14 @@ function notify(): void {
   for (const listener of listeners) listener();
 }
 
+/** The theme cookie for the server's next render: light or dark for a year, cleared for system. */
+function writeCookie(preference: ThemePreference): void {
+  document.cookie = `${THEME_COOKIE}=${preference}; path=/; samesite=lax; max-age=${preference === "system" ? 0 : 31536000}${location.protocol === "https:" ? "; secure" : ""}`;
+}
+
 export function setThemePreference(preference: ThemePreference): void {
   memoryPreference = preference;
+  writeCookie(preference);
   try {
     localStorage.setItem(THEME_STORAGE_KEY, preference);
   } catch {
@@ -92,13 +119,15 @@ function onStorage(event: StorageEvent): void {
   if (event.key === THEME_STORAGE_KEY) notify();
 }
 
-/** The visitor's theme preference, what it resolves to, and a setter. The server renders "system"/"light". */
+/** The visitor's theme preference, what it resolves to, and a setter. The server renders the theme cookie's (else "system"/"light"). */
 export function useTheme(): {
   preference: ThemePreference;
   resolved: ResolvedTheme;
   setPreference: (preference: ThemePreference) => void;
 } {
-  const preference = useSyncExternalStore(subscribe, readPreference, () => DEFAULT_THEME);
-  const resolved = useSyncExternalStore(subscribe, readResolved, () => "light" as const);
+  // The preference the server rendered with (the root loader's, from the cookie): the state until hydrated.
+  const server = (useRouteLoaderData("root") as { theme?: ThemePreference } | undefined)?.theme ?? DEFAULT_THEME;
+  const preference = useSyncExternalStore(subscribe, readPreference, () => server);
+  const resolved = useSyncExternalStore(subscribe, readResolved, () => (server === "dark" ? "dark" : "light"));
   return { preference, resolved, setPreference: setThemePreference };
 }

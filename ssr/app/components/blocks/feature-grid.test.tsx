@@ -2,7 +2,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import features from "../../../../shared/content/features.json";
-import { FEATURE_GRID_DEFAULTS, FeatureGrid, type FeatureGridProps } from "./feature-grid";
+import { FEATURE_GRID_DEFAULTS, FeatureGrid, lastCardSpan, type FeatureGridProps } from "./feature-grid";
 
 afterEach(cleanup);
 
@@ -26,6 +26,18 @@ describe("FeatureGrid", () => {
     expect(grid.querySelectorAll(":scope > li")).toHaveLength(8);
     expect(grid.className).toContain("lg:grid-cols-3");
     expect(grid.className).not.toContain("lg:grid-cols-4");
+  });
+
+  it("lets the last card span the columns a short last row leaves, so no row ends in a hole (issue 32.4)", () => {
+    expect(lastCardSpan(8, 3)).toBe("lg:col-span-2"); // the landing page: 3 + 3 + 2, two columns at sm
+    expect(lastCardSpan(7, 3)).toBe("sm:col-span-2 lg:col-span-3");
+    expect(lastCardSpan(9, 3)).toBe("sm:col-span-2 lg:col-span-1");
+    expect(lastCardSpan(6, 4)).toBe("lg:col-span-3");
+    expect(lastCardSpan(8, 4)).toBe("");
+    expect(lastCardSpan(5, 1)).toBe("");
+    const grid = renderGrid({ limit: 8, columns: 3 });
+    expect(grid.querySelector(":scope > li:last-child")!.className).toContain("lg:col-span-2");
+    expect(grid.querySelector(":scope > li:first-child")!.className).not.toContain("col-span");
   });
 
   it("renders each item's icon, title, text and link (SPEC §3 feature item)", () => {

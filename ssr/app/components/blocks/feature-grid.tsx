@@ -38,6 +38,23 @@ const COLUMNS: Record<number, string> = {
   4: "sm:grid-cols-2 lg:grid-cols-4",
 };
 
+// The last card of a row left short spans the columns left over, so no row
+// ends in a hole (issue 32.4: SPEC's 8 landing cards in 3 columns left one).
+// Two columns from sm, the given number from lg; whole class names for Tailwind.
+const SM_SPAN = "sm:col-span-2";
+const LG_SPAN: Record<number, string> = { 1: "lg:col-span-1", 2: "lg:col-span-2", 3: "lg:col-span-3" };
+
+/** The span classes of the last of n cards in a grid of `columns` columns at lg (2 at sm). */
+export function lastCardSpan(n: number, columns: number): string {
+  if (columns < 2) return "";
+  const classes: string[] = [];
+  if (n % 2 === 1) classes.push(SM_SPAN);
+  const left = n % columns;
+  if (left > 0) classes.push(LG_SPAN[columns - left + 1]);
+  else if (n % 2 === 1) classes.push(LG_SPAN[1]);
+  return classes.join(" ");
+}
+
 export interface FeatureGridProps {
   items: readonly FeatureItem[];
   /** At most this many items are shown (default 6). */
@@ -56,13 +73,16 @@ export function FeatureGrid({
   headingLevel: Heading = "h3",
   className = "",
 }: FeatureGridProps) {
-  const cols = COLUMNS[Math.min(Math.max(Math.round(columns), 1), 4)];
+  const n = Math.min(Math.max(Math.round(columns), 1), 4);
+  const cols = COLUMNS[n];
+  const shown = items.slice(0, Math.max(limit, 0));
+  const span = lastCardSpan(shown.length, n);
   return (
     <ul data-feature-grid data-columns={columns} className={`grid gap-6 ${cols} ${className}`}>
-      {items.slice(0, Math.max(limit, 0)).map((item) => (
+      {shown.map((item, i) => (
         <li
           key={item.title}
-          className="group relative flex flex-col rounded-2xl bg-white p-6 ring-1 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-brand-500 ring-gray-200 transition hover:-translate-y-0.5 hover:shadow-lg hover:shadow-gray-200/60 dark:bg-white/[0.03] dark:ring-white/10 dark:hover:shadow-black/30"
+          className={`${i === shown.length - 1 ? span : ""} group relative flex flex-col rounded-2xl bg-white p-6 ring-1 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-brand-500 ring-gray-200 transition hover:-translate-y-0.5 hover:shadow-lg hover:shadow-gray-200/60 dark:bg-white/[0.03] dark:ring-white/10 dark:hover:shadow-black/30`}
         >
           <span className={`grid size-11 place-items-center rounded-xl ${COLORS[item.color] ?? DEFAULT_COLOR}`}>
             <FeatureIcon name={item.icon} />

@@ -27,7 +27,7 @@ export function WelcomeBanner({ storeName, pending, email = "", emailVerified = 
           <h2 id="welcome-heading" className="text-lg font-semibold text-emerald-900 dark:text-emerald-100">
             {storeName ? fill(t.heading, { store: storeName }) : t.headingNoStore}
           </h2>
-          <p className="mt-1 text-emerald-800 dark:text-emerald-200">{pending ? t.pendingIntro : t.intro}</p>
+          <p className="mt-1 text-emerald-800 dark:text-emerald-200">{!storeName ? t.nameStore.intro : pending ? t.pendingIntro : t.intro}</p>
           {email && (
             <div role="status" data-verify={emailVerified ? "confirmed" : (verify ?? "pending")} className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-emerald-900 dark:text-emerald-100">
               <p>
@@ -49,8 +49,9 @@ export function WelcomeBanner({ storeName, pending, email = "", emailVerified = 
             </div>
           )}
         </div>
+        {/* An account without a store (Google sign-in) names it first, on the same page as the plans. */}
         <Link to={CHOOSE_PLAN_PATH} className={buttonStyles.primary}>
-          {journey.home.choosePlan}
+          {storeName ? journey.home.choosePlan : t.nameStore.heading}
         </Link>
       </div>
     </section>

@@ -23,7 +23,7 @@ export function Hero({ hero, logos }: { hero: LandingContent["hero"]; logos: Log
           <h1 id="hero-title" className="mt-6 text-[2.125rem] leading-tight font-extrabold tracking-tight text-balance text-gray-950 sm:text-5xl lg:text-6xl dark:text-white">
             {hero.title}
           </h1>
-          <p className="mt-1 bg-gradient-to-r from-brand-600 to-accent-600 bg-clip-text text-[2.125rem] leading-tight font-extrabold tracking-tight text-transparent sm:text-5xl lg:text-6xl dark:from-brand-300 dark:to-accent-400">
+          <p className="mt-1 bg-gradient-to-r from-brand-600 to-accent-600 bg-clip-text text-[2.125rem] leading-tight font-extrabold tracking-tight text-balance text-transparent sm:text-5xl lg:text-6xl dark:from-brand-300 dark:to-accent-400">
             {hero.highlight}
           </p>
           <p className="mx-auto mt-6 max-w-2xl text-lg leading-8 text-pretty text-gray-600 dark:text-gray-300">{hero.subtitle}</p>

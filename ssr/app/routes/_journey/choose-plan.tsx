@@ -3,9 +3,11 @@
 // posting to POST /api/v1/licenses/initialiseLicenses, which answers 303 to
 // the payment page (or, for a free plan, the merchant home). Each card lists
 // the plan's features; a plan priced on request (Enterprise) offers the way
-// to sales instead of a button (issue 32.2).
+// to sales instead of a button (issue 32.2). An account without a store (made
+// by Google sign-in) first names it here (StoreNameStep, issue 32.1).
 import { redirect, useLoaderData } from "react-router";
 import { JourneyAlert } from "~/components/journey/journey";
+import { StoreNameStep } from "~/components/journey/store-name-step";
 import { buttonStyles } from "~/components/ui/site-link";
 import { fill, journey, MERCHANT_HOME_PATH, storeLabel } from "~/lib/journey";
 import { merchantOverview } from "~/lib/journey.server";
@@ -23,12 +25,23 @@ export function loader({ request }: Route.LoaderArgs) {
   if (!overview) throw redirect("/register");
   if (overview.omnicustomerStatus === "active") throw redirect(MERCHANT_HOME_PATH);
   const pending = overview.pendingPlanOrder ?? null;
-  return { storeName: storeLabel(overview), pending };
+  return { storeName: storeLabel(overview), pending, needsStore: !overview.storeName };
 }
 
 export default function ChoosePlanPage() {
-  const { storeName, pending } = useLoaderData<typeof loader>();
+  const { storeName, pending, needsStore } = useLoaderData<typeof loader>();
   const t = journey.welcome;
+  if (needsStore) {
+    return (
+      <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-20">
+        <header className="max-w-3xl">
+          <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">{t.nameStore.heading}</h1>
+          <p className="mt-6 text-lg leading-8 text-gray-600 dark:text-gray-400">{t.nameStore.intro}</p>
+        </header>
+        <StoreNameStep />
+      </div>
+    );
+  }
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-20">
       <header className="max-w-3xl">
