@@ -3,6 +3,20 @@
 -- route, random values of the parameters pages keep (newsletter, reason,
 -- outcome, React Router's _routes, the manifest's paths). None of them may
 -- be a render or a cache entry of its own; done() prints the statuses.
+--
+-- FLOOD_DELAY_MS (environment): each connection waits that long between its
+-- requests, so the flood runs at a fixed rate (connections x 1000 / delay per
+-- second) instead of as fast as the machine lets it. At full speed on a
+-- 2-CPU machine the flooding wrk and the edge's answers to it take the CPU
+-- the clean client would use, and the clean client's share (g/g0) read
+-- 0.54-1.00 from run to run: it measured how the scheduler split two cores,
+-- not whether the flood hurt the cache. make bench floods at a fixed rate.
+local delay_ms = tonumber(os.getenv("FLOOD_DELAY_MS") or "")
+if delay_ms then
+  function delay()
+    return delay_ms
+  end
+end
 local threads = {}
 
 function setup(thread)

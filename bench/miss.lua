@@ -1,10 +1,12 @@
--- wrk script for row (d), the edge on a forced miss: every request asks for
--- the landing page under a query the cache has never seen (/?reason=T-N),
--- so each one is a cache miss that the renderer renders in full, the cache
--- compresses and stores. The edge drops query parameters a page does not
--- read, so this uses one the landing page reads (the footer's newsletter
--- box: ?newsletter=error&reason=…); without ?newsletter it does not change
--- the page.
+-- wrk script for rows (c) and (d), a true miss: every request asks for the
+-- same page under an order number never seen before
+-- (/petpawlor-order-complete?order=<uuid>). Row (d) sends it to the edge, for
+-- which each one is a cache miss that the renderer renders in full and the
+-- cache compresses and stores; row (c) sends the same requests to the
+-- renderer alone. Since issue 28.2 the edge keeps a parameter only with a
+-- value the route table declares, so /?reason=<anything> (this row until
+-- 2026-11-25) became a cache hit; ?order= is the one cached parameter whose
+-- values are a pattern (a UUID), so every value is its own page.
 local threads = 0
 
 function setup(thread)
@@ -16,5 +18,6 @@ counter = 0
 
 function request()
   counter = counter + 1
-  return wrk.format("GET", "/?reason=bench-" .. tid .. "-" .. counter)
+  local order = string.format("%08x-0000-4000-8000-%012x", tid, counter)
+  return wrk.format("GET", "/petpawlor-order-complete?order=" .. order)
 end

@@ -10,6 +10,7 @@ const SHELL = [
   "/app/layouts/minimal.tsx",
   "/app/lib/meta.ts",
   "/app/lib/constants.ts",
+  "/app/lib/near-images.ts",
   "/app/lib/route-entry.ts",
   "/app/lib/site.ts",
   "/app/components/ui/site-link.tsx",

@@ -102,8 +102,13 @@ async function audit(url, chromePort, label, run) {
   const score = (id) => Math.round((lhr.categories[id].score ?? 0) * 100);
   const num = (id) => lhr.audits[id].numericValue;
   const bytes = { Script: 0, Stylesheet: 0, Document: 0 };
+  // Every byte the first visit moved (issue 31.2: ≤ 180 KB on /), and how many requests.
+  let total = 0;
+  let requests = 0;
   for (const item of lhr.audits["network-requests"].details?.items ?? []) {
     if (item.resourceType in bytes) bytes[item.resourceType] += item.transferSize ?? 0;
+    total += item.transferSize ?? 0;
+    if (!item.url.startsWith("data:")) requests++;
   }
   return {
     page: label,
@@ -118,6 +123,8 @@ async function audit(url, chromePort, label, run) {
     js: bytes.Script,
     css: bytes.Stylesheet,
     html: bytes.Document,
+    total,
+    requests,
     load: Math.max(loadBefore, load()),
   };
 }
@@ -149,7 +156,7 @@ const s = (ms) => (ms / 1000).toFixed(2);
 function line(r) {
   const name = r.median && RUNS > 1 ? `**${r.page} (median)**` : r.page;
   const verdict = r.median ? (r.floor ? "floor" : misses(r) ? `✗ ${misses(r)}` : "✓") : "";
-  return `| ${name} | ${r.performance} | ${r.accessibility} | ${r["best-practices"]} | ${r.seo} | ${s(r.fcp)} | ${s(r.lcp)} | ${Math.round(r.tbt)} | ${r.cls.toFixed(3)} | ${kb(r.js)} | ${kb(r.css)} | ${kb(r.html)} | ${r.load.toFixed(1)} | ${verdict} |`;
+  return `| ${name} | ${r.performance} | ${r.accessibility} | ${r["best-practices"]} | ${r.seo} | ${s(r.fcp)} | ${s(r.lcp)} | ${Math.round(r.tbt)} | ${r.cls.toFixed(3)} | ${kb(r.js)} | ${kb(r.css)} | ${kb(r.html)} | ${kb(r.total)} | ${r.requests} | ${r.load.toFixed(1)} | ${verdict} |`;
 }
 
 mkdirSync(OUT_DIR, { recursive: true });
@@ -200,14 +207,19 @@ const out = [
   `# make lighthouse: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
   "",
   `Lighthouse (mobile, simulated throttling), ${RUNS} run(s) per page, ${os.cpus().length} CPUs. Goal (median): Performance ≥ ${GOAL.performance}, others 100, FCP ≤ 1.2 s, LCP ≤ 1.5 s, TBT ≤ 50 ms, CLS 0.`,
-  "JS/CSS/HTML: bytes transferred (compressed) on the first load. Load: the machine's 1-minute load average during the run (timings grow with it; bytes do not).",
+  "JS/CSS/HTML: bytes transferred (compressed) on the first load; All: every byte of the first visit (pictures, icons, data requests too), Requests: how many. Load: the machine's 1-minute load average during the run (timings grow with it; bytes do not).",
   "",
-  "| Page | Perf | A11y | BP | SEO | FCP s | LCP s | TBT ms | CLS | JS KB | CSS KB | HTML KB | Load | Goal |",
-  "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+  "| Page | Perf | A11y | BP | SEO | FCP s | LCP s | TBT ms | CLS | JS KB | CSS KB | HTML KB | All KB | Requests | Load | Goal |",
+  "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
   ...table.map(line),
   "",
 ].join("\n");
 writeFileSync(path.join(OUT_DIR, "RESULTS.md"), out);
+// The medians for make bench's side-by-side report (bench/side-by-side.mjs).
+writeFileSync(
+  path.join(OUT_DIR, "summary.json"),
+  JSON.stringify({ measured: new Date().toISOString(), runs: RUNS, pages: table.filter((r) => r.median).map(({ median: _, ...r }) => r) }, null, 1),
+);
 console.log(out);
 console.log(`Reports: ${path.relative(process.cwd(), OUT_DIR)}/`);
 process.exit(failed ? 1 : 0);

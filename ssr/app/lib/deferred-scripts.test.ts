@@ -3,6 +3,8 @@
 // never hydrates.
 import { describe, expect, it } from "vitest";
 import { BOOT, DEEP_LINK_STYLESHEET, scriptParts } from "./deferred-scripts.server";
+import { NEAR_MEDIA } from "~/components/ui/image";
+import { FIRST_INTERACTION } from "./near-images";
 
 const markup =
   '<link rel="modulepreload" href="/assets/entry.client-A.js" nonce="n"/><link rel="modulepreload" href="/assets/a.js?x=1&amp;y=2" nonce="n"/>' +
@@ -30,5 +32,15 @@ describe("the loader scripts", () => {
       expect(script).not.toMatch(/<\/script/i);
       expect(() => new Function(script)).not.toThrow();
     }
+  });
+});
+
+describe("the pictures' watcher in BOOT (lib/near-images.ts)", () => {
+  it("announces the first interaction by the name the bundle listens for", () => {
+    expect(BOOT).toContain(`"${FIRST_INTERACTION}"`);
+  });
+
+  it("releases the pictures whose <source> has the media Image writes", () => {
+    expect(BOOT).toContain(`source[media="${NEAR_MEDIA}"]`);
   });
 });

@@ -20,6 +20,7 @@
 // island is still there to scroll to, and the island's own render replaces
 // the copy once its code is in.
 import { lazy, Suspense, useEffect, useRef, type ComponentType, type RefObject } from "react";
+import { afterFirstInteraction } from "./near-images";
 
 let hydrated = false;
 const pending = new Set<() => void>();
@@ -31,11 +32,8 @@ function releaseAll() {
   pending.clear();
 }
 
-if (typeof window !== "undefined") {
-  for (const type of ["pointerdown", "keydown", "touchstart"]) {
-    window.addEventListener(type, releaseAll, { once: true, passive: true, capture: true });
-  }
-}
+// The first interaction: a click, a key, a touch (lib/near-images.ts, the one rule).
+if (typeof window !== "undefined") afterFirstInteraction(releaseAll);
 
 /**
  * island(() => import("./footer"), "Footer") is a component rendering the

@@ -4,6 +4,7 @@
 // copyright line. All words come from shared/content (footer.json, site.json)
 // (lib/site-content.ts, in this chunk) with the configured e-mail, phone and
 // demo link from the root loader. Layouts show it as an island (footer-island.tsx).
+import { useEffect, useState, type CSSProperties } from "react";
 import { NewsletterBox } from "~/components/newsletter/newsletter-box";
 import { SiteLink } from "~/components/ui/site-link";
 import { telHref } from "~/lib/site";
@@ -19,6 +20,14 @@ export interface FooterProps {
 }
 
 export function Footer({ showCta = true, newsletterId = "newsletter", navLabel = "Footer" }: FooterProps) {
+  // The social icons are masks: an inline url() is fetched with the document's
+  // style, wherever the footer is (5 requests, 4.1 KB of a first visit of /,
+  // issue 31.2). The server writes the url as a variable nothing reads where
+  // scripts run; the footer is an island whose code loads as it nears the
+  // viewport or at the first interaction (lib/island.tsx), and once mounted
+  // it draws them. Without JavaScript a (scripting: none) rule draws them.
+  const [iconsNear, setIconsNear] = useState(false);
+  useEffect(() => setIconsNear(true), []);
   const { site, footer } = useSiteData();
   return (
     <footer className="border-t border-gray-200 bg-gray-50 text-gray-600 dark:border-white/10 dark:bg-gray-900/40 dark:text-gray-300">
@@ -106,8 +115,8 @@ export function Footer({ showCta = true, newsletterId = "newsletter", navLabel =
                   {/* The icon file is a mask (its alpha): it takes the link's colour in both themes. */}
                   <span
                     aria-hidden="true"
-                    className="size-5 bg-current [mask-position:center] [mask-repeat:no-repeat] [mask-size:contain]"
-                    style={{ maskImage: `url(${social.icon})`, WebkitMaskImage: `url(${social.icon})` }}
+                    className={`size-5 [mask-position:center] [mask-repeat:no-repeat] [mask-size:contain] ${iconsNear ? "bg-current" : "[@media(scripting:none)]:bg-current [@media(scripting:none)]:[mask-image:var(--icon)]"}`}
+                    style={iconsNear ? { maskImage: `url(${social.icon})`, WebkitMaskImage: `url(${social.icon})` } : ({ "--icon": `url(${social.icon})` } as CSSProperties)}
                   />
                 </a>
               </li>

@@ -3,6 +3,7 @@
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import pwa from "../../../../shared/content/pwa.json";
+import { nearImages } from "~/lib/near-images";
 import { PWA_RELOAD_FALLBACK_MS } from "./register";
 
 /**
@@ -60,6 +61,10 @@ function setUp({ pageControlled, activates = true }: { pageControlled: boolean; 
 
 beforeEach(() => {
   Object.defineProperty(window, "location", { configurable: true, value: { ...realLocation, reload } });
+  // A fresh page: no interaction yet (lib/near-images.ts keeps its state on window).
+  Reflect.deleteProperty(window, "__nearImages");
+  nearImages(); // as the document's BOOT script does
+  document.head.querySelector('link[rel="manifest"]')?.remove();
 });
 
 afterEach(() => {
@@ -74,6 +79,8 @@ afterEach(() => {
 async function clickReload() {
   const { PwaPrompt } = await import("./pwa-prompt");
   render(<PwaPrompt enabled />);
+  // The worker registers at the visitor's first interaction.
+  await act(async () => window.dispatchEvent(new Event("pointerdown")));
   // A new version installed and waiting: the prompt asks.
   await vi.waitFor(() => expect(fake.wb).toBeDefined());
   await act(async () => fake.wb!.dispatchEvent(new Event("waiting")));
@@ -102,4 +109,23 @@ it("reloads anyway when the new version never takes over, after a few seconds", 
   expect(reload).not.toHaveBeenCalled();
   await act(async () => vi.advanceTimersByTime(PWA_RELOAD_FALLBACK_MS / 2));
   expect(reload).toHaveBeenCalledTimes(1);
+});
+
+// Issue 31.2: a visitor who only looks fetches neither the manifest (and the
+// icon Chromium fetches with it) nor the worker that precaches the whole shell.
+it("links the manifest and registers the worker at the first interaction, not before", async () => {
+  setUp({ pageControlled: false });
+  const { PwaPrompt } = await import("./pwa-prompt");
+  render(<PwaPrompt enabled />);
+  // Long enough for the dynamic import of register.ts had it started (it did at once before).
+  await act(async () => {
+    await import("./register");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+  expect(fake.wb).toBeUndefined();
+  expect(document.head.querySelector('link[rel="manifest"]')).toBeNull();
+
+  await act(async () => window.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab" })));
+  await vi.waitFor(() => expect(fake.wb).toBeDefined());
+  expect(document.head.querySelector('link[rel="manifest"]')?.getAttribute("href")).toBe("/manifest.webmanifest");
 });

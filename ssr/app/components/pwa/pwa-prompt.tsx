@@ -9,7 +9,7 @@
 // (pwa-box.tsx) are chunks of their own, loaded after hydration and when
 // there is a message: neither is part of a page's first load.
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { PWA_OFFLINE_READY_MS } from "~/lib/constants";
+import { afterFirstInteraction } from "~/lib/near-images";
 
 export type PwaState = "offline-ready" | "need-refresh" | null;
 
@@ -19,33 +19,26 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
   const [state, setState] = useState<PwaState>(null);
   // The Reload of a waiting version, once registered (register.ts).
   const takeUpdate = useRef<(() => void) | null>(null);
-  const box = useRef<HTMLDivElement>(null);
 
-  // 'offline-ready' is news, not a question: it goes by itself, unless the visitor is on it.
+  // At the visitor's first interaction, not at load (issue 31.2): the
+  // service worker's install precaches the whole shell (the manifest link
+  // comes with that interaction too: lib/near-images.ts). A visitor who only
+  // looks fetches neither; a returning visitor's page is served by the
+  // installed worker all the same, and the browser checks it for updates on
+  // its own; the prompt's watch for a new version starts at that interaction.
   useEffect(() => {
-    if (state !== "offline-ready") return;
-    let timer = 0;
-    const arm = () => {
-      timer = window.setTimeout(() => {
-        const el = box.current;
-        if (el && (el.matches(":hover") || el.contains(document.activeElement))) arm();
-        else setState(null);
-      }, PWA_OFFLINE_READY_MS);
-    };
-    arm();
-    return () => window.clearTimeout(timer);
-  }, [state]);
-
-  useEffect(() => {
-    if (!enabled || !("serviceWorker" in navigator)) return;
+    if (!enabled) return;
     let active = true;
-    import("./register")
-      .then(({ registerServiceWorker }) => registerServiceWorker((next) => active && setState(next)))
-      .then((take) => {
-        takeUpdate.current = take;
-      })
-      // Not fatal: the site works without it, only not offline.
-      .catch((error: unknown) => console.warn("Service worker registration failed", error));
+    afterFirstInteraction(() => {
+      if (!active || !("serviceWorker" in navigator)) return;
+      import("./register")
+        .then(({ registerServiceWorker }) => registerServiceWorker((next) => active && setState(next)))
+        .then((take) => {
+          takeUpdate.current = take;
+        })
+        // Not fatal: the site works without it, only not offline.
+        .catch((error: unknown) => console.warn("Service worker registration failed", error));
+    });
     return () => {
       active = false;
     };
@@ -56,7 +49,7 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
   return (
     // A small note just under the header, at its right on wide screens: the header, its menu and
     // the first screen's calls to action stay visible and usable while it shows (issue 32.3).
-    <div ref={box} aria-live="polite" className="pointer-events-none fixed inset-x-3 top-[4.5rem] z-50 sm:left-auto sm:right-4 sm:w-96">
+    <div aria-live="polite" className="pointer-events-none fixed inset-x-3 top-[4.5rem] z-50 sm:left-auto sm:right-4 sm:w-96">
       {state && (
         <Suspense fallback={null}>
           <PwaBox state={state} onReload={reload} onClose={() => setState(null)} />

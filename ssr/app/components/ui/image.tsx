@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { PLACEHOLDER_IMAGE } from "~/lib/constants";
 
+/** The media of a waiting picture's <source>: true wherever scripts run (lib/near-images.ts releases it; the same text there). */
+export const NEAR_MEDIA = "(scripting: enabled)";
+
+/** What a waiting picture shows: an SVG without a size of its own, so the <img>'s width and height attributes give its box and ratio. */
+const WAITING = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E";
+
 export interface ImageProps {
   src: string;
   /** Shown instead of src when the dark theme is on. */
@@ -54,22 +60,28 @@ function FallbackImg({ src, srcSet, sizes, alt, width, height, className, varian
   }, [src]);
 
   return (
-    <img
-      ref={ref}
-      src={failed ? PLACEHOLDER_IMAGE : src}
-      srcSet={failed ? undefined : srcSet}
-      sizes={failed ? undefined : sizes}
-      alt={alt}
-      width={width}
-      height={height}
-      // Every image is lazy: none is a page's largest paint, and the lazy
-      // ones still above the fold load at once.
-      loading="lazy"
-      decoding="async"
-      data-theme-variant={variant}
-      data-failed={failed || undefined}
-      onError={() => setFailedSrc(src)}
-      className={className}
-    />
+    // The <picture> is an inline box around the <img> (a block in the site's
+    // base styles): same layout as the bare <img>.
+    <picture>
+      {/* Nothing fetched until the picture is on the screen or the visitor interacts (lib/near-images.ts). */}
+      <source media={NEAR_MEDIA} srcSet={WAITING} />
+      <img
+        ref={ref}
+        src={failed ? PLACEHOLDER_IMAGE : src}
+        srcSet={failed ? undefined : srcSet}
+        sizes={failed ? undefined : sizes}
+        alt={alt}
+        width={width}
+        height={height}
+        // Every image is lazy: none is a page's largest paint, and the lazy
+        // ones still above the fold load at once.
+        loading="lazy"
+        decoding="async"
+        data-theme-variant={variant}
+        data-failed={failed || undefined}
+        onError={() => setFailedSrc(src)}
+        className={className}
+      />
+    </picture>
   );
 }
