@@ -3,7 +3,6 @@
 // scripts/images/thumbnails.mjs; decorative: the link names the entry) and
 // the blog layout demos.
 import { Link, useLoaderData } from "react-router";
-import { Image } from "~/components/ui/image";
 import { routeMeta } from "~/lib/meta";
 import { headingOf } from "~/lib/route-entry";
 import { routes } from "../../../../shared/route-table";
@@ -49,8 +48,11 @@ export default function CatalogueIndex() {
               const thumb = thumbnailOf(route.id);
               return (
                 <li key={route.id} className="relative flex flex-col overflow-hidden rounded-2xl ring-1 ring-gray-200 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-brand-500 dark:ring-white/10">
-                  <div data-thumbnail className="h-40 overflow-hidden bg-gray-50 dark:bg-white/[0.03]">
-                    <Image src={thumb.light} darkSrc={thumb.dark} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} className="h-full w-full object-cover object-top" />
+                  {/* The picture's own ratio (thumbnail.ts), so the inline CSS lays it out (app/critical.css). */}
+                  <div data-thumbnail className="aspect-[5/2] overflow-hidden bg-gray-50 dark:bg-white/[0.03]">
+                    {/* Plain <img>s, as the Image component draws a dark variant (importing it split it out of /'s code into a chunk of its own). */}
+                    <img src={thumb.light} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} loading="lazy" decoding="async" className="dark:hidden" />
+                    <img src={thumb.dark} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} loading="lazy" decoding="async" className="hidden dark:block" />
                   </div>
                   <div className="flex flex-1 flex-col border-t border-gray-200 p-4 dark:border-white/10">
                     <h3 className="font-semibold">
