@@ -78,7 +78,6 @@ export default function BlogDemoPage() {
       <p className="mt-2 text-sm text-gray-600 dark:text-gray-400">
         Layout: <code>{layout}</code>
       </p>
-      <UsagePanel title={`Layout ${layout}`} home={home} source="shared/content/blog/*.md" json={JSON.stringify(listContent(layout, articles, labels.readMore), null, 2)} hydrated={hydrated} />
       <div className="mt-12">
         {layout === "by-category" ? (
           <div className="space-y-12">
@@ -116,6 +115,10 @@ export default function BlogDemoPage() {
           <ArticleList articles={articles} readMore={labels.readMore} layout={layout} headingLevel="h2" />
         )}
       </div>
+      {/* Below the layout it describes: what the page gives the list (issue 32.6). */}
+      <section aria-label="Content of this layout" className="mt-16">
+        <UsagePanel title={`Layout ${layout}`} home={home} source="shared/content/blog/*.md (the posts' front matter)" json={JSON.stringify(listContent(layout, articles, labels.readMore), null, 2)} hydrated={hydrated} />
+      </section>
     </div>
   );
 }
