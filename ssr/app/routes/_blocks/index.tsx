@@ -44,15 +44,17 @@ export default function CatalogueIndex() {
         <section key={group.title} className="mt-14">
           <h2 className="text-2xl font-bold tracking-tight">{group.title}</h2>
           <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {group.items.map((route) => {
+            {group.items.map((route, i) => {
               const thumb = thumbnailOf(route.id);
+              // The first picture is the page's largest paint on a phone (Lighthouse): not lazy.
+              const loading = group === groups[0] && i === 0 ? "eager" : "lazy";
               return (
                 <li key={route.id} className="relative flex flex-col overflow-hidden rounded-2xl ring-1 ring-gray-200 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-brand-500 dark:ring-white/10">
                   {/* The picture's own ratio (thumbnail.ts), so the inline CSS lays it out (app/critical.css). */}
                   <div data-thumbnail className="aspect-[5/2] overflow-hidden bg-gray-50 dark:bg-white/[0.03]">
                     {/* Plain <img>s, as the Image component draws a dark variant (importing it split it out of /'s code into a chunk of its own). */}
-                    <img src={thumb.light} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} loading="lazy" decoding="async" className="dark:hidden" />
-                    <img src={thumb.dark} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} loading="lazy" decoding="async" className="hidden dark:block" />
+                    <img src={thumb.light} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} loading={loading} decoding="async" className="dark:hidden" />
+                    <img src={thumb.dark} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} loading={loading} decoding="async" className="hidden dark:block" />
                   </div>
                   <div className="flex flex-1 flex-col border-t border-gray-200 p-4 dark:border-white/10">
                     <h3 className="font-semibold">
