@@ -13,8 +13,8 @@ test("the demo routes are the spec's 48, server-rendered with noindex and no can
     const html = await (await request.get(r.path)).text();
     expect(html, r.path).toContain('<meta name="robots" content="noindex"/>');
     expect(html, r.path).not.toContain('rel="canonical"');
-    // Server-rendered: the examples (or articles) are in the document itself.
-    expect(/data-preview|href="\/blog\/article\/|<article/.test(html), `${r.path} is rendered on the server`).toBe(true);
+    // Server-rendered: the examples (or articles, or the index's thumbnails) are in the document itself.
+    expect(/data-preview|data-thumbnail|href="\/blog\/article\/|<article/.test(html), `${r.path} is rendered on the server`).toBe(true);
     expect(sitemap, r.path).not.toContain(`${r.path}<`);
   }
 });

@@ -5,10 +5,13 @@ import { useLoaderData } from "react-router";
 import { ArticleList, type ArticleListLayout } from "~/components/content/article-list";
 import { ArticleView } from "~/components/content/article-view";
 import { TagList } from "~/components/ui/tag";
+import type { ArticleSummary } from "~/lib/front-matter";
 import { blogArticle, blogArticles, contentLabels } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
 import { useRouteEntry } from "~/lib/route-entry";
-import { CatalogueHeader } from "./showcase";
+import { useHydrated } from "~/components/auth/form-parts";
+import { componentHome } from "./catalogue-data.server";
+import { CatalogueHeader, UsagePanel } from "./showcase";
 import type { Route } from "./+types/blog-demo";
 import routeCopy from "virtual:route-copy";
 
@@ -34,21 +37,37 @@ export function loader({ request }: Route.LoaderArgs) {
   const single = /\/blog\/post(-2)?\/?$/.test(new URL(request.url).pathname);
   const article = single ? blogArticle(articles[0].slug) : undefined;
   const outline = article ? [...article.html.matchAll(/<h2 id="([^"]+)">([\s\S]*?)<\/h2>/g)].map((m) => ({ id: m[1], text: m[2].replace(/<[^>]+>/g, "") })) : [];
-  return { articles, article, outline, labels: { readMore: contentLabels.readMore, published: contentLabels.published, back: contentLabels.backToBlog } };
+  const home = componentHome(single ? ArticleView : ArticleList);
+  return { articles, article, outline, home, labels: { readMore: contentLabels.readMore, published: contentLabels.published, back: contentLabels.backToBlog } };
+}
+
+/**
+ * The content a page gives ArticleList for a layout: the articles' front
+ * matter (from shared/content/blog/*.md) and the labels. A layout made of
+ * several lists (by category, featured and archive) shows each list's.
+ */
+function listContent(layout: Layout, articles: ArticleSummary[], readMore: string) {
+  if (layout === "by-category") return [...new Set(articles.map((a) => a.category))].map((category) => ({ articles: articles.filter((a) => a.category === category), readMore, layout: "compact" }));
+  if (layout === "with-sidebar") return { articles, readMore, layout: "list", headingLevel: "h2" };
+  if (layout === "featured-archive") return [{ articles: articles.slice(0, 1), readMore, layout: "featured", headingLevel: "h2" }, { articles: articles.slice(1), readMore, layout: "compact" }];
+  return { articles, readMore, layout, headingLevel: "h2" };
 }
 
 export default function BlogDemoPage() {
-  const { articles, article, outline, labels } = useLoaderData<typeof loader>();
+  const { articles, article, outline, home, labels } = useLoaderData<typeof loader>();
   const entry = useRouteEntry();
+  const hydrated = useHydrated();
   if (article) {
+    const layout = entry.id === "blog-post-2" ? "sidebar" : "classic";
+    // The article's content is its Markdown file: front matter and body (shown without the body's HTML).
+    const { html: _html, ...frontMatter } = article;
     return (
-      <ArticleView
-        article={article}
-        back={{ to: "/blocks", label: "Back to the catalogue" }}
-        publishedLabel={labels.published}
-        layout={entry.id === "blog-post-2" ? "sidebar" : "classic"}
-        outline={outline}
-      />
+      <>
+        <ArticleView article={article} back={{ to: "/blocks", label: "Back to the catalogue" }} publishedLabel={labels.published} layout={layout} outline={outline} />
+        <section aria-label="Content of this layout" className="mx-auto max-w-7xl px-4 pb-16 sm:px-6">
+          <UsagePanel title={`Layout ${layout}`} home={home} source={`shared/content/blog/${article.slug}.md`} json={JSON.stringify({ layout, article: frontMatter }, null, 2)} hydrated={hydrated} />
+        </section>
+      </>
     );
   }
   const layout = LIST_LAYOUTS[entry.id] ?? "grid";
@@ -96,6 +115,10 @@ export default function BlogDemoPage() {
           <ArticleList articles={articles} readMore={labels.readMore} layout={layout} headingLevel="h2" />
         )}
       </div>
+      {/* Below the layout it describes: what the page gives the list (issue 32.6). */}
+      <section aria-label="Content of this layout" className="mt-16">
+        <UsagePanel title={`Layout ${layout}`} home={home} source="shared/content/blog/*.md (the posts' front matter)" json={JSON.stringify(listContent(layout, articles, labels.readMore), null, 2)} hydrated={hydrated} />
+      </section>
     </div>
   );
 }

@@ -1,10 +1,11 @@
-// The server-side data of the catalogue pages: the real blog articles and an
-// article body rendered from Markdown the way articles are.
+// The server-side data of the catalogue pages: the real blog articles, an
+// article body rendered from Markdown the way articles are, and where each
+// example's component lives (its module under app/components and its export).
 import { blogArticles } from "~/lib/content.server";
 import { renderMarkdown } from "~/lib/markdown.server";
 import { siteData, withSiteSettings } from "~/lib/site.server";
 import landing from "../../../../shared/content/landing.json";
-import type { CatalogueData } from "./catalogue";
+import { catalogue, type CatalogueData, type ComponentHome } from "./catalogue";
 
 const SAMPLE = `## Four weeks before the festive season
 
@@ -22,7 +23,23 @@ Order stock early: **suppliers run out too**. Then check three things:
 | Orders shipped in 24 h | 95% |
 `;
 
+// Every module under app/components (server only: the client never loads them all).
+const componentModules = import.meta.glob(["../../components/**/*.tsx", "!../../components/**/*.test.tsx"], { eager: true }) as Record<string, Record<string, unknown>>;
+
+/** The file (from the repository's root) and the export name of one of the site's components. */
+export function componentHome(component: unknown): ComponentHome | null {
+  for (const [file, mod] of Object.entries(componentModules)) {
+    for (const [name, value] of Object.entries(mod)) {
+      if (value === component) return { name, path: `ssr/app/${file.replace(/^(\.\.\/)+/, "")}` };
+    }
+  }
+  return null;
+}
+
 export function catalogueData(): CatalogueData {
   // The landing and footer content with the configured links filled in ({scheduleDemoUrl}), as the real pages get them.
-  return { articles: blogArticles(), proseHtml: renderMarkdown(SAMPLE), landing: withSiteSettings(landing), footer: siteData().footer };
+  const base = { articles: blogArticles(), proseHtml: renderMarkdown(SAMPLE), landing: withSiteSettings(landing), footer: siteData().footer };
+  // Where each example's component lives, found from the component itself (never written by hand, so never stale).
+  const homes = Object.fromEntries(Object.entries(catalogue(base)).map(([id, block]) => [id, block.examples.map((e) => componentHome(e.component))]));
+  return { ...base, homes };
 }

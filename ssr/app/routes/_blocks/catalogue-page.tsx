@@ -9,5 +9,5 @@ export function CataloguePage() {
   const entry = useRouteEntry();
   const block = catalogue(data)[entry.id];
   if (!block) throw new Error(`no catalogue entry for ${entry.id}: add one to routes/_blocks/catalogue.tsx`);
-  return <BlockPage block={block} />;
+  return <BlockPage block={block} homes={data.homes?.[entry.id]} />;
 }

@@ -1,7 +1,10 @@
 // The catalogue is alive: every demo route shows more than its title, every
 // component it shows is one of the site's own (an export of a module under
 // app/components, not a copy), and every documented content example renders.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import sharp from "sharp";
 import type { ComponentType } from "react";
 import { createRoutesStub, Outlet } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +17,8 @@ import { catalogue } from "./catalogue";
 import { catalogueData } from "./catalogue-data.server";
 import * as Index from "./index";
 import { ExampleView, type Example } from "./showcase";
+import { THUMBNAIL, thumbnailOf } from "./thumbnail";
+import { showsSomething } from "../../../e2e/pixels";
 
 afterEach(cleanup);
 
@@ -126,6 +131,61 @@ describe("demo pages", () => {
         const previews = [...main.querySelectorAll("[data-preview]")];
         expect(previews.length, `${r.path} has no examples`).toBeGreaterThan(0);
         for (const p of previews) expect(p.children.length, `${r.path} has an empty example`).toBeGreaterThan(0);
+      }
+    });
+  }
+});
+
+// Issue 32.6: a marketer learns from each block page where its component lives
+// and how a page uses it, and the JSON shown is content that reproduces the block.
+describe("how a page uses a block", () => {
+  const { homes = {} } = catalogueData();
+  const repo = path.resolve(import.meta.dirname, "../../../..");
+  const modulesByPath = import.meta.glob(["../../components/**/*.tsx", "!../../components/**/*.test.tsx"], { eager: true }) as Record<string, Record<string, unknown>>;
+
+  for (const [id, block] of Object.entries(entries)) {
+    it(`${id}: every example names the file and the export of its component`, () => {
+      block.examples.forEach((e, i) => {
+        const home = homes[id]?.[i];
+        expect(home, `${id} “${e.title}” has no component path`).toBeTruthy();
+        expect(existsSync(path.join(repo, home!.path)), home!.path).toBe(true);
+        expect(modulesByPath[`../../${home!.path.replace(/^ssr\/app\//, "")}`]?.[home!.name], `${home!.path} exports ${home!.name}`).toBe(e.component);
+      });
+    });
+
+    it(`${id}: the JSON to copy, given to the component, renders the same block`, async () => {
+      for (const e of block.examples) {
+        const preview = async (props: object) => {
+          const { container, unmount } = renderExample({ ...e, props });
+          const html = await waitFor(() => {
+            const found = container.querySelector("[data-preview]");
+            if (!found) throw new Error("not rendered yet");
+            // React's generated ids (useId) count across renders: the same block has other numbers.
+            return found.innerHTML.replace(/_r_[0-9a-z]+_/g, "_r_");
+          });
+          unmount();
+          return html;
+        };
+        const json = JSON.parse(JSON.stringify(e.props, null, 2));
+        expect(await preview(json), `${id} “${e.title}”`).toBe(await preview(e.props));
+      }
+    });
+  }
+});
+
+// Issue 32.6: every /blocks thumbnail shows its block (e2e/pixels.ts: the blank
+// ones had 0.1% of their pixels drawn, the "mostly empty" ones a corner of the frame).
+describe("the /blocks thumbnails", () => {
+  const dir = path.resolve(import.meta.dirname, "../../../public");
+  for (const r of blockRoutes) {
+    it(`${r.id}: a light and a dark picture of the thumbnail's size, not blank`, async () => {
+      const { light, dark } = thumbnailOf(r.id);
+      for (const url of [light, dark]) {
+        const file = path.join(dir, url);
+        expect(existsSync(file), `${url} is missing: run node ssr/scripts/images/thumbnails.mjs`).toBe(true);
+        const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+        expect([info.width, info.height]).toEqual([THUMBNAIL.width, THUMBNAIL.height]);
+        expect(showsSomething(data, info.width), `${url} is blank or mostly empty`).toEqual({ drawn: true, large: true });
       }
     });
   }

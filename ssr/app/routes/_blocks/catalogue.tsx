@@ -57,6 +57,14 @@ export interface CatalogueData {
   /** Content with the site's settings filled in (links like {scheduleDemoUrl}). */
   landing: typeof landingContent;
   footer: typeof footerContent;
+  /** Per route id, per example: where its component lives (catalogue-data.server.ts). */
+  homes?: Record<string, (ComponentHome | null)[]>;
+}
+
+/** Where a component lives: its export name and its file from the repository's root. */
+export interface ComponentHome {
+  name: string;
+  path: string;
 }
 
 type PageSection = { heading: string; items?: { title: string; text: string; link?: { label: string; to?: string; url?: string } }[]; plans?: Plan[]; faqs?: { question: string; answer: string }[] };
@@ -106,7 +114,7 @@ const contactProps = (overrides: Partial<ContactFormProps> = {}): ContactFormPro
 };
 
 /** The blocks by route id; `examples` may need the loader's data. */
-export function catalogue(data: CatalogueData): Record<string, Block> {
+export function catalogue(data: Omit<CatalogueData, "homes">): Record<string, Block> {
   const { landing, footer } = data;
   const testimonials = testimonialsOf(landing);
   const screenshot = landing.hero.screenshot;

@@ -1,13 +1,14 @@
-// /blocks: the catalogue's index, a live preview of every entry (the first
-// example, scaled down, inert and hidden from assistive technology: the link
-// names the entry) and the blog layout demos.
-import type { ComponentType } from "react";
+// /blocks: the catalogue's index, a thumbnail of every entry (a picture of
+// its first example, light and dark, made from the demo page itself by
+// scripts/images/thumbnails.mjs; decorative: the link names the entry) and
+// the blog layout demos.
 import { Link, useLoaderData } from "react-router";
 import { routeMeta } from "~/lib/meta";
 import { headingOf } from "~/lib/route-entry";
 import { routes } from "../../../../shared/route-table";
 import { catalogue } from "./catalogue";
 import { catalogueData } from "./catalogue-data.server";
+import { THUMBNAIL, thumbnailOf } from "./thumbnail";
 import { CatalogueHeader } from "./showcase";
 import routeCopy from "virtual:route-copy";
 
@@ -20,18 +21,18 @@ const link = (r: (typeof routes)[number]) => ({ id: r.id, path: r.path, heading:
 
 export function loader() {
   const demos = (module: string) => routes.filter((r) => r.module === module).map(link);
+  // Only the entries' one-line intros: the index shows pictures, so its code carries none of the components.
+  const intros = Object.fromEntries(Object.entries(catalogue(catalogueData())).map(([id, block]) => [id, block.intro]));
   return {
-    ...catalogueData(),
+    intros,
     index: { blocks: demos("_blocks/block.tsx"), advanced: demos("_blocks/advanced.tsx"), blogDemos: demos("_blocks/blog-demo.tsx") },
   };
 }
 
 export default function CatalogueIndex() {
   const data = useLoaderData<typeof loader>();
-  const entries = catalogue(data);
+  const { intros } = data;
   const { blocks, advanced, blogDemos } = data.index;
-  // One live preview per component: a second entry showing the same component links without one.
-  const previewed = new Set<ComponentType<any>>();
   const groups = [
     { title: "Blocks", items: blocks },
     { title: "Advanced blocks", items: advanced },
@@ -43,19 +44,17 @@ export default function CatalogueIndex() {
         <section key={group.title} className="mt-14">
           <h2 className="text-2xl font-bold tracking-tight">{group.title}</h2>
           <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {group.items.map((route) => {
-              const first = entries[route.id]?.examples[0];
-              const show = first && !previewed.has(first.component);
-              if (show) previewed.add(first.component);
-              const Preview = first?.component;
+            {group.items.map((route, i) => {
+              const thumb = thumbnailOf(route.id);
+              // The first picture is the page's largest paint on a phone (Lighthouse): not lazy.
+              const loading = group === groups[0] && i === 0 ? "eager" : "lazy";
               return (
                 <li key={route.id} className="relative flex flex-col overflow-hidden rounded-2xl ring-1 ring-gray-200 has-[a:focus-visible]:ring-2 has-[a:focus-visible]:ring-brand-500 dark:ring-white/10">
-                  <div aria-hidden="true" inert className="relative h-40 overflow-hidden bg-gray-50 dark:bg-white/[0.03]">
-                    {show && Preview && (
-                      <div className="pointer-events-none absolute top-0 left-0 w-[250%] origin-top-left scale-[0.4] p-6">
-                        <Preview {...first.props} />
-                      </div>
-                    )}
+                  {/* The picture's own ratio (thumbnail.ts), so the inline CSS lays it out (app/critical.css). */}
+                  <div data-thumbnail className="aspect-[5/2] overflow-hidden bg-gray-50 dark:bg-white/[0.03]">
+                    {/* Plain <img>s, as the Image component draws a dark variant (importing it split it out of /'s code into a chunk of its own). */}
+                    <img src={thumb.light} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} loading={loading} decoding="async" className="dark:hidden" />
+                    <img src={thumb.dark} alt="" width={THUMBNAIL.width} height={THUMBNAIL.height} loading={loading} decoding="async" className="hidden dark:block" />
                   </div>
                   <div className="flex flex-1 flex-col border-t border-gray-200 p-4 dark:border-white/10">
                     <h3 className="font-semibold">
@@ -63,7 +62,7 @@ export default function CatalogueIndex() {
                         {route.heading}
                       </Link>
                     </h3>
-                    <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{entries[route.id]?.intro}</p>
+                    <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{intros[route.id]}</p>
                   </div>
                 </li>
               );
