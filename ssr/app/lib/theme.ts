@@ -47,23 +47,21 @@ export const themeScript = `(function(){try{var c=document.cookie.match(${JSON.s
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
 const listeners = new Set<() => void>();
-// Used when localStorage is unavailable (e.g. blocked), so the switcher still works for the visit.
-let memoryPreference: ThemePreference | null = null;
 
 function isPreference(value: unknown): value is ThemePreference {
   return (THEME_PREFERENCES as readonly unknown[]).includes(value);
 }
 
 export function readPreference(): ThemePreference {
-  const fromCookie = cookieTheme(typeof document === "undefined" ? null : document.cookie);
+  const fromCookie = cookieTheme(document.cookie);
   if (fromCookie) return fromCookie;
   try {
     const stored = localStorage.getItem(THEME_STORAGE_KEY);
     if (isPreference(stored)) return stored;
   } catch {
-    // storage blocked: fall through to the in-memory choice
+    // storage blocked: the cookie (read first) holds the choice
   }
-  return memoryPreference ?? DEFAULT_THEME;
+  return DEFAULT_THEME;
 }
 
 function systemPrefersDark(): boolean {
@@ -83,18 +81,17 @@ function notify(): void {
   for (const listener of listeners) listener();
 }
 
-/** The theme cookie for the server's next render: light or dark for a year, cleared for system. */
+/** The theme cookie for the server's next render, kept a year ("system", like any value but light or dark, is the system page). */
 function writeCookie(preference: ThemePreference): void {
-  document.cookie = `${THEME_COOKIE}=${preference}; path=/; samesite=lax; max-age=${preference === "system" ? 0 : 31536000}${location.protocol === "https:" ? "; secure" : ""}`;
+  document.cookie = `${THEME_COOKIE}=${preference};path=/;max-age=31536000;samesite=lax`;
 }
 
 export function setThemePreference(preference: ThemePreference): void {
-  memoryPreference = preference;
   writeCookie(preference);
   try {
     localStorage.setItem(THEME_STORAGE_KEY, preference);
   } catch {
-    // storage blocked: the in-memory choice holds for this visit
+    // storage blocked: the cookie holds the choice
   }
   notify();
 }

@@ -39,10 +39,10 @@ export function scrollToHash(hash: string): () => void {
   const observer = new MutationObserver(() => {
     if (scroll()) stop();
   });
-  const timer = window.setTimeout(stop, ANCHOR_WAIT_MS);
+  const timer = setTimeout(stop, ANCHOR_WAIT_MS);
   function stop() {
     observer.disconnect();
-    window.clearTimeout(timer);
+    clearTimeout(timer);
   }
   observer.observe(document.body, { childList: true, subtree: true });
   return stop;
@@ -51,9 +51,9 @@ export function scrollToHash(hash: string): () => void {
 /** Instantly shows the hash's element at the top of the window (below the sticky bar), or the page's top without it. */
 function jumpTo(hash: string) {
   const target = targetOf(hash);
-  if (!target) return window.scrollTo({ top: 0, behavior: "instant" });
+  if (!target) return scrollTo({ top: 0, behavior: "instant" });
   const margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
-  window.scrollTo({ top: target.getBoundingClientRect().top + window.scrollY - margin, behavior: "instant" });
+  scrollTo({ top: target.getBoundingClientRect().top + scrollY - margin, behavior: "instant" });
 }
 
 /**
@@ -65,7 +65,7 @@ function jumpTo(hash: string) {
  */
 class ScrollMemory extends Component<{ entry: string }> {
   getSnapshotBeforeUpdate(previous: Readonly<{ entry: string }>) {
-    if (previous.entry !== this.props.entry) positions.set(previous.entry, window.scrollY);
+    if (previous.entry !== this.props.entry) positions.set(previous.entry, scrollY);
     return null;
   }
   componentDidUpdate() {} // React calls getSnapshotBeforeUpdate only next to it
@@ -91,16 +91,15 @@ export function HashScroll() {
       // which would flash another part of it (its footer) until the scroll.
       jumpTo(location.hash);
       let stopWaiting = () => {};
-      const timer = window.setTimeout(() => (stopWaiting = scrollToHash(location.hash)), HASH_SCROLL_DELAY_MS);
+      const timer = setTimeout(() => (stopWaiting = scrollToHash(location.hash)), HASH_SCROLL_DELAY_MS);
       return () => {
-        window.clearTimeout(timer);
+        clearTimeout(timer);
         stopWaiting();
       };
     }
     // First page without a hash: the browser's own restoration (e.g. on reload) stands.
     if (first) return;
-    const saved = navigationType === "POP" ? positions.get(location.key) : undefined;
-    window.scrollTo({ top: saved ?? 0, behavior: "instant" });
+    scrollTo({ top: (navigationType === "POP" && positions.get(location.key)) || 0, behavior: "instant" });
   }, [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
   return createElement(ScrollMemory, { entry: location.key });
 }
