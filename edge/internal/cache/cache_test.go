@@ -26,7 +26,8 @@ const testRoutes = `{
     {"id": "blog", "path": "/blog", "cache": {"fresh": 300, "stale": 3600}},
     {"id": "article", "path": "/blog/article/:slug", "cache": {"fresh": 300, "stale": 3600}},
     {"id": "pricing", "path": "/pricing", "cache": {"fresh": 300, "stale": 3600}},
-    {"id": "login", "path": "/login", "cache": "private"}
+    {"id": "login", "path": "/login", "cache": "private"},
+    {"id": "welcome", "path": "/contact-us", "cache": {"fresh": 300, "stale": 3600}, "edgeData": ["merchant"]}
   ]
 }`
 
@@ -505,7 +506,8 @@ func TestBypassStillStreams(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 
-	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
+	// A signed-in visitor's page the edge hands their own data (edgeData).
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/contact-us", nil)
 	req.Header.Set(AccountHeader, `{"isLoggedIn":true}`)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -44,25 +44,38 @@ func isTracking(name string) bool {
 // escaped path nor a query has.
 const variantSep = " "
 
+// accountSep parts a variant's theme from its account: a newline, which
+// none of a key, a theme or an account value (compact JSON) has.
+const accountSep = "\n"
+
 // withVariant is key for the request's variant of the page: its colour
 // theme (theme.Of: light, dark, or none for system, so at most three copies
-// of a page, whatever the cookie says), which the renderer writes on <html>.
+// of a page, whatever the cookie says), which the renderer writes on <html>,
+// and for a signed-in visitor the account header's value (the sign-in
+// status and a notice, set by the edge alone: a handful of values, never
+// who the visitor is), which the page's header and notice show.
 func withVariant(key string, r *http.Request) string {
-	if t := theme.Of(r); t != "" {
+	t, a := theme.Of(r), first(r.Header[accountKey])
+	switch {
+	case a != "":
+		return key + variantSep + t + accountSep + a
+	case t != "":
 		return key + variantSep + t
 	}
 	return key
 }
 
-// splitVariant parts a key into the page's key and its variant ("" for system).
-func splitVariant(key string) (page, variant string) {
-	page, variant, _ = strings.Cut(key, variantSep)
-	return page, variant
+// splitVariant parts a key into the page's key, its theme ("" for system)
+// and its account header ("" for anonymous visitors).
+func splitVariant(key string) (page, theme, account string) {
+	page, variant, _ := strings.Cut(key, variantSep)
+	theme, account, _ = strings.Cut(variant, accountSep)
+	return page, theme, account
 }
 
 // keyPath is the path part of a key (purges match on it, every variant alike).
 func keyPath(key string) string {
-	key, _ = splitVariant(key)
+	key, _, _ = splitVariant(key)
 	if i := strings.IndexByte(key, '?'); i >= 0 {
 		return key[:i]
 	}

@@ -16,6 +16,10 @@ import (
 // depend on the visitor and are never stored.
 type Policy struct {
 	Private bool
+	// OwnData: the edge hands a signed-in visitor's page their own data
+	// (the route's edgeData), so such a visitor's page is never shared;
+	// anonymous visitors' still is.
+	OwnData bool
 	Fresh   time.Duration
 	Stale   time.Duration
 	// Query names the query parameters the route's page reads (its own
@@ -61,11 +65,12 @@ func ParsePolicies(routesJSON []byte) (Policies, error) {
 		LayoutQuery map[string][]string        `json:"layoutQuery"`
 		QueryValues map[string]json.RawMessage `json:"queryValues"`
 		Routes      []struct {
-			ID     string          `json:"id"`
-			Path   string          `json:"path"`
-			Layout string          `json:"layout"`
-			Cache  json.RawMessage `json:"cache"`
-			Query  []string        `json:"query"`
+			ID       string          `json:"id"`
+			Path     string          `json:"path"`
+			Layout   string          `json:"layout"`
+			Cache    json.RawMessage `json:"cache"`
+			Query    []string        `json:"query"`
+			EdgeData []string        `json:"edgeData"`
 		} `json:"routes"`
 	}
 	if err := json.Unmarshal(routesJSON, &table); err != nil {
@@ -104,6 +109,7 @@ func ParsePolicies(routesJSON []byte) (Policies, error) {
 			return Policies{}, fmt.Errorf("cache: route %s: %w", r.ID, err)
 		}
 		p.Query = querySet(r.Query, table.LayoutQuery[r.Layout])
+		p.OwnData = len(r.EdgeData) > 0
 		for name := range p.Query {
 			if !p.Private && ps.values[name] == nil {
 				return Policies{}, fmt.Errorf("cache: route %s keeps parameter %s, whose values queryValues does not declare", r.ID, name)

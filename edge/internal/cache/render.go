@@ -196,11 +196,11 @@ func (c *Cache) policyFor(path string, status int) (Policy, bool) {
 	return Policy{}, false
 }
 
-// renderRequest is the anonymous request the cache sends for key: no cookies
-// or credentials but the key's theme, no compression (the cache compresses
-// once), complete mode.
+// renderRequest is the request the cache sends for key: no cookies or
+// credentials but the key's theme and account header (the sign-in status
+// alone), no compression (the cache compresses once), complete mode.
 func renderRequest(ctx context.Context, orig *http.Request, key string) (*http.Request, error) {
-	key, variant := splitVariant(key)
+	key, variant, account := splitVariant(key)
 	u := *orig.URL
 	u.RawQuery = ""
 	if _, q, ok := strings.Cut(key, "?"); ok {
@@ -223,6 +223,9 @@ func renderRequest(ctx context.Context, orig *http.Request, key string) (*http.R
 	req.Header.Set(RenderModeHeader, "complete")
 	if variant != "" {
 		req.AddCookie(&http.Cookie{Name: theme.Cookie, Value: variant})
+	}
+	if account != "" {
+		req.Header[accountKey] = []string{account}
 	}
 	for _, h := range []string{"X-Forwarded-Proto", "X-Forwarded-Host", "X-Request-Id"} {
 		if v := orig.Header.Get(h); v != "" {

@@ -12,7 +12,7 @@ import (
 )
 
 func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Handler) {
-	if !anonymousRead(r) {
+	if !sharedRead(r) {
 		bypass(w, r, next)
 		return
 	}
@@ -22,7 +22,11 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 	old := c.store.get(key)
 	if old == nil {
 		policy, known := c.policies.match(r.URL.Path)
-		if policy.Private {
+		signedIn := first(r.Header[accountKey]) != ""
+		// A signed-in visitor's page is shared by everyone of the same
+		// sign-in status (the variant), unless the edge hands the page
+		// the visitor's own data (edgeData) or the path is no route.
+		if policy.Private || signedIn && (policy.OwnData || !known) {
 			bypass(w, r, next)
 			return
 		}
@@ -78,17 +82,18 @@ func notFoundKey(path string) string {
 	return notFoundPath
 }
 
-// anonymousRead reports whether a request may be answered from the shared
-// cache: a GET or HEAD of no signed-in visitor, without credentials, that is
-// not the page of a refused form post.
-func anonymousRead(r *http.Request) bool {
+// sharedRead reports whether a request may be answered from the cache: a
+// GET or HEAD without credentials of its own (a signed-in visitor's are
+// the account header, the edge's: see withVariant), that is not the page of
+// a refused form post.
+func sharedRead(r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
 	// By canonical key: Header.Get canonicalizes its argument on every call,
 	// and this runs on every page request.
 	h := r.Header
-	return first(h[accountKey]) == "" && len(h[formStateKey]) == 0 && first(h["Authorization"]) == "" && first(h["Upgrade"]) == ""
+	return len(h[formStateKey]) == 0 && first(h["Authorization"]) == "" && first(h["Upgrade"]) == ""
 }
 
 // accountKey is AccountHeader in canonical form.
@@ -137,9 +142,10 @@ func serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string, age 
 		return
 	}
 	h["Cache-Control"] = e.cacheControl
-	if len(h["Set-Cookie"]) > 0 {
-		// The edge cleared a dead session cookie on this answer: the page
-		// is shared, this answer is not.
+	if len(h["Set-Cookie"]) > 0 || len(r.Header[accountKey]) > 0 {
+		// The edge cleared or slid a session cookie on this answer, or it is
+		// a signed-in visitor's: the page is shared here, this answer is not
+		// (no CDN or browser shares it).
 		h["Cache-Control"] = privateNoCache
 	}
 	if secs := int(age / time.Second); secs > 0 {

@@ -91,7 +91,7 @@ func TestKeyVariant(t *testing.T) {
 		{"/blog dark", "/blog", "dark", "/blog"},
 		{"/blog?a=1&b=2 light", "/blog?a=1&b=2", "light", "/blog"},
 	} {
-		if p, v := splitVariant(tc.key); p != tc.page || v != tc.variant {
+		if p, v, _ := splitVariant(tc.key); p != tc.page || v != tc.variant {
 			t.Errorf("splitVariant(%q) = %q, %q", tc.key, p, v)
 		}
 		if p := keyPath(tc.key); p != tc.path {

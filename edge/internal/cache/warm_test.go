@@ -14,7 +14,7 @@ func TestWarmingPausesForVisitorsAndFillsTheCache(t *testing.T) {
 	c, _ := newTestCache(t, 1<<20)
 	ps, _ := ParsePolicies([]byte(testRoutes))
 	paths := ps.CacheablePaths([]string{"/blog/article/hello"})
-	if want := []string{"/", "/blog", "/pricing", "/blog/article/hello"}; len(paths) != len(want) {
+	if want := []string{"/", "/blog", "/pricing", "/contact-us", "/blog/article/hello"}; len(paths) != len(want) {
 		t.Fatalf("CacheablePaths %q, want %q", paths, want)
 	}
 

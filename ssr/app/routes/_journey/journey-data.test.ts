@@ -72,7 +72,7 @@ describe("journey pages read the edge's headers, never the edge", () => {
 
   it("/choose-plan shows the store and the plan order awaiting payment", async () => {
     const data = await load(ChoosePlan, request("/choose-plan", { [names.merchantHeader]: overview }));
-    expect(data).toEqual({ storeName: "Mira’s Pet Shop", pending: order });
+    expect(data).toEqual({ storeName: "Mira’s Pet Shop", pending: order, needsStore: false });
   });
 
   it("/landing-page shows the merchant and the order just paid", async () => {
