@@ -10,6 +10,12 @@
 // dev mode), then SIGKILL after a grace period.
 package renderer
 
+// The Supervisor type and its public API: the external renderer
+// (RENDERER_URL) and the supervised children both answer URL, Check,
+// WaitReady and Stop; the health check; the process ids and start count
+// the edge reports. Spawning and stopping children is in process.go, the
+// active/standby hand-over in standby.go.
+
 import (
 	"context"
 	"errors"
@@ -20,11 +26,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
-	"runtime"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -293,237 +295,11 @@ func (s *Supervisor) Stop(ctx context.Context) error {
 	}
 }
 
-const (
-	minBackoff = 250 * time.Millisecond
-	maxBackoff = 10 * time.Second
-	readyPoll  = 50 * time.Millisecond
-)
-
-// supervise keeps slot i's child running. A child that dies before it ever
-// answered is restarted after a pause that doubles each time (250 ms up to
-// 10 s: a broken build must not spin); one that had been serving is
-// restarted at once.
-func (s *Supervisor) supervise(i int) {
-	// Pdeathsig (childAttr, on Linux) fires when the thread that forked the child
-	// exits. Pin this goroutine to its thread for the supervisor's life, so
-	// the child is told to stop if the edge dies without running Stop.
-	runtime.LockOSThread()
-	backoff := minBackoff
-	for {
-		in, exited, err := s.spawn(i)
-		ready := false
-		if err != nil {
-			s.log.Error("renderer: start failed", "err", err)
-		} else {
-			ready = s.watch(in, exited)
-			if s.stopped() {
-				return
-			}
-		}
-		if ready {
-			backoff = minBackoff
-		}
-		select {
-		case <-time.After(backoff):
-		case <-s.stop:
-			return
-		}
-		if !ready {
-			backoff = min(backoff*2, maxBackoff)
-		}
-	}
-}
-
-// watch polls in's health until it answers (then it may become active) and
-// waits for its exit or Stop. It reports whether in was ever ready.
-func (s *Supervisor) watch(in *instance, exited <-chan error) (wasReady bool) {
-	tick := time.NewTicker(readyPoll)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-exited:
-			s.down(in)
-			s.log.Error("renderer: exited; restarting", "pid", in.pid, "err", err, "was_serving", wasReady)
-			return wasReady
-		case <-s.stop:
-			s.terminate(in, exited)
-			s.down(in)
-			return wasReady
-		case <-tick.C:
-			if wasReady {
-				continue
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			if s.check(ctx, in.url) == nil {
-				wasReady = true
-				s.warm(in)
-				s.up(in)
-				tick.Reset(time.Hour)
-			}
-			cancel()
-		}
-	}
-}
-
-// warm renders the landing page once on a child that has just started, so
-// the first visitor it serves after a takeover does not pay for Node's cold
-// start (module loading, JIT). Failures are ignored: health said it is up.
-func (s *Supervisor) warm(in *instance) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, in.url.String()+"/", nil)
-	if err != nil {
-		return
-	}
-	req.Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return
-	}
-	io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-}
-
-// up marks in ready; it becomes the active child if there is none ready.
-func (s *Supervisor) up(in *instance) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	in.ready = true
-	if s.active == nil || !s.active.ready {
-		s.active = in
-	}
-}
-
-// down forgets in; if it was active, a ready standby takes over at once.
-func (s *Supervisor) down(in *instance) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	in.ready = false
-	for i, x := range s.slots {
-		if x == in {
-			s.slots[i] = nil
-		}
-	}
-	if s.active == in {
-		for _, x := range s.slots {
-			if x != nil && x.ready {
-				s.active = x
-				s.log.Warn("renderer: standby took over", "pid", x.pid, "url", x.url.String())
-				return
-			}
-		}
-	}
-}
-
 func (s *Supervisor) stopped() bool {
 	select {
 	case <-s.stop:
 		return true
 	default:
 		return false
-	}
-}
-
-// spawn starts slot i's child and returns it with a channel that receives
-// its exit. Slot 0 listens on Port; the standby slot on a free port.
-func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
-	port := s.opts.Port
-	if i > 0 {
-		var err error
-		if port, err = freePort(); err != nil {
-			return nil, nil, err
-		}
-	}
-	args := []string{"server.js"}
-	nodeEnv := "production"
-	if s.opts.Dev {
-		args = append(args, "--dev")
-		nodeEnv = "development"
-	}
-	cmd := exec.Command(s.opts.Node, args...)
-	cmd.Dir = s.opts.Dir
-	cmd.Env = append(childEnv(os.Environ()),
-		"PORT="+strconv.Itoa(port),
-		"HOST=127.0.0.1",
-		"NODE_ENV="+nodeEnv,
-		"PUBLIC_URL="+s.opts.PublicURL,
-		// The edge has drained before it stops its child: none here.
-		"DRAIN_PERIOD=0s",
-	)
-	if s.opts.MetricsPort > 0 {
-		cmd.Env = append(cmd.Env, "METRICS_PORT="+strconv.Itoa(s.opts.MetricsPort))
-	}
-	cmd.Env = append(cmd.Env, s.opts.Env...)
-	cmd.Stdout = s.opts.Output
-	cmd.Stderr = s.opts.Output
-	cmd.SysProcAttr = childAttr()
-	s.mu.Lock()
-	if s.stopped() {
-		s.mu.Unlock()
-		return nil, nil, errors.New("renderer: stopping")
-	}
-	if err := cmd.Start(); err != nil {
-		s.mu.Unlock()
-		return nil, nil, err
-	}
-	in := &instance{url: &url.URL{Scheme: "http", Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))}, pid: cmd.Process.Pid}
-	s.slots[i] = in
-	s.started++
-	s.mu.Unlock()
-	s.log.Info("renderer: started", "pid", in.pid, "url", in.url.String(), "dev", s.opts.Dev, "slot", i)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	return in, exited, nil
-}
-
-// InheritedEnv lists the only variables of the edge's environment the child
-// renderer inherits: what Node itself needs and what the renderer reads.
-// Everything else (DATABASE_URL, GOOGLE_CLIENT_SECRET, CACHE_PURGE_TOKEN,
-// SMTP_URL, …) stays with the edge: the renderer renders, it holds no secret.
-// The supervisor sets PORT, HOST, NODE_ENV and PUBLIC_URL itself; the
-// renderer is given no address of the edge: it never calls it (decision 0023).
-var InheritedEnv = []string{
-	// Node and the system
-	"PATH", "HOME", "TMPDIR", "TZ", "LANG", "LC_ALL", "TERM", "NO_COLOR",
-	"NODE_OPTIONS", "NODE_EXTRA_CA_CERTS",
-	// The renderer's own settings (docs/configuration.md)
-	"SUPPORT_EMAIL", "SUPPORT_PHONE", "SCHEDULE_DEMO_URL", "GOOGLE_CLIENT_ID", "GOOGLE_REDIRECT_ONLY", "LOG_LEVEL",
-}
-
-// childEnv keeps the entries of environ whose name is in InheritedEnv.
-func childEnv(environ []string) []string {
-	var out []string
-	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(InheritedEnv, name) {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
-// freePort is a loopback port nobody listens on right now.
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
-// terminate asks in's group to stop and waits for the child; Stop
-// escalates to SIGKILL when its grace period ends.
-func (s *Supervisor) terminate(in *instance, exited <-chan error) {
-	_ = syscall.Kill(-in.pid, syscall.SIGTERM)
-	<-exited
-	// Whatever the child left in its group (a Vite watcher) goes too.
-	_ = syscall.Kill(-in.pid, syscall.SIGKILL)
-}
-
-// signal sends sig to every running child's process group.
-func (s *Supervisor) signal(sig syscall.Signal) {
-	for _, pid := range s.PIDs() {
-		_ = syscall.Kill(-pid, sig)
 	}
 }
