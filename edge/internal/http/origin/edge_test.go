@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
 )
 
@@ -25,7 +26,8 @@ func TestOtherHostRedirectsToPublicOrigin(t *testing.T) {
 	}))
 	t.Cleanup(rend.Close)
 	const public = "http://localhost:8080"
-	e := edgetest.Start(t, edgetest.Options{RendererURL: rend.URL, PublicURL: public})
+	e := edgetest.Start(t, edgetest.Options{RendererURL: rend.URL, PublicURL: public,
+		Config: func(c *config.Config) { c.CachePurgeToken = "operator-token-0123456789abcdef" }})
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	do := func(method, path, host string, hdr map[string]string) *http.Response {
 		t.Helper()
@@ -98,5 +100,14 @@ func TestOtherHostRedirectsToPublicOrigin(t *testing.T) {
 		if res := do("GET", path, "", nil); res.StatusCode != http.StatusOK {
 			t.Errorf("%s on 127.0.0.1: %d, want 200", path, res.StatusCode)
 		}
+	}
+	// So does an operator's purge, sent to this edge's own address.
+	purge, _ := http.NewRequest(http.MethodPost, e.URL+"/api/v1/admin/cache/purge", strings.NewReader(`{"path":"/features"}`))
+	purge.Header.Set("Authorization", "Bearer operator-token-0123456789abcdef")
+	purge.Header.Set("Content-Type", "application/json")
+	if res, err := noFollow.Do(purge); err != nil {
+		t.Fatal(err)
+	} else if res.StatusCode != http.StatusOK {
+		t.Errorf("a purge on 127.0.0.1: %s, want 200", res.Status)
 	}
 }

@@ -7,8 +7,11 @@
 // could not follow the site's own absolute redirects (the payment page),
 // as CSP form-action refuses a cross-origin redirect.
 //
-// Exempt: only the health probes (/healthz, /readyz: a load balancer asks
-// by address). The JSON API is not: pages on the canonical origin call it
+// Exempt: the health probes (/healthz, /readyz: a load balancer asks by
+// address) and the operators' token-authorised endpoints (/api/v1/admin/:
+// a purge is sent to one edge's own address, and a redirect would carry it
+// to whichever edge the public origin reaches, without its token). The rest
+// of the JSON API is not: pages on the canonical origin call it
 // there, the payment provider's webhook is registered with PUBLIC_URL, and
 // the renderer never calls the edge (decision 0023), so an /api request on
 // another host is a client that took a wrong address, and it is sent on
@@ -71,7 +74,7 @@ func Host(r *http.Request) string {
 }
 
 func exempt(p string) bool {
-	return p == "/healthz" || p == "/readyz"
+	return p == "/healthz" || p == "/readyz" || strings.HasPrefix(p, "/api/v1/admin/")
 }
 
 // normalHost is host in lower case, without a trailing dot and without the
