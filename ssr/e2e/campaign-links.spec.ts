@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { notFound } from "./helpers";
+import { notFound, signUpHeaders } from "./helpers";
 
 interface CampaignLink {
   name: string;
@@ -57,7 +57,7 @@ test("staff see the visits on a chart drawn without JavaScript; others get the 4
   expect((await page.goto("/staff/insights"))?.status()).toBe(404);
   const email = `staff-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const reg = await ctx.request.post("/api/v1/oaccount/register", {
-    headers: { Origin: baseURL! },
+    headers: signUpHeaders(baseURL!),
     data: { name: "Ana Lima", email, password: "correct horse battery", storeName: `staff-${Date.now()}` },
   });
   expect(reg.status()).toBe(201);

@@ -5,7 +5,7 @@
 // are allowed by hash; signed-in visitors and the private pages (login,
 // register) get a streamed render whose scripts carry the answer's nonce.
 import { expect, test, type Page } from "@playwright/test";
-import { collectErrors, examplePath, expectNoHydrationProblems, settle, waitForHydration } from "./helpers";
+import { collectErrors, examplePath, expectNoHydrationProblems, settle, waitForHydration, signUpHeaders } from "./helpers";
 
 const PAGES = [
   "/",
@@ -97,13 +97,14 @@ test.describe("anonymous visitors (cached pages: hashes)", () => {
   });
 });
 
-test.describe("signed-in visitors (streamed pages: nonces)", () => {
+test.describe("signed-in visitors", () => {
   let session: { name: string; value: string } | undefined;
   test.beforeAll(async ({ playwright, baseURL }) => {
     // One real session for the group: registered through the API.
     const api = await playwright.request.newContext({ baseURL });
     const id = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
     const res = await api.post("/api/v1/oaccount/register", {
+      headers: signUpHeaders(baseURL!),
       data: { name: "CSP Tester", email: `csp-${id}@example.com`, password: "a long enough secret", storeName: `csp ${id}` },
     });
     expect(res.status()).toBe(201);
@@ -114,7 +115,20 @@ test.describe("signed-in visitors (streamed pages: nonces)", () => {
     await page.context().addCookies([{ name: session!.name, value: session!.value, url: baseURL! }]);
   });
 
+  // Pages with none of the visitor's own data: one copy per sign-in status in the edge's cache
+  // (decision 0034), sealed with hashes like the anonymous pages, and private.
   for (const path of ["/", "/features", examplePath("/blog/article/:slug"), "/blocks/cards"]) {
+    test(`${path}: the status's cached copy, hashes, private, no CSP violation`, async ({ page }) => {
+      const { response, csp } = await visit(page, path);
+      expect(["MISS", "HIT"]).toContain(response.headers()["x-cache"]);
+      expect(response.headers()["cache-control"]).toContain("private");
+      expect(csp).toMatch(/'sha256-[A-Za-z0-9+/]+=*'/);
+      expect(await response.text()).not.toContain(" nonce=");
+    });
+  }
+
+  // Pages the edge hands the visitor's own data (edgeData) are streamed for them alone: nonces.
+  for (const path of ["/contact-us"]) {
     test(`${path}: streamed with a nonce, no CSP violation`, async ({ page }) => {
       const { response, csp } = await visit(page, path);
       expect(response.headers()["x-cache"]).toBe("BYPASS");

@@ -102,3 +102,17 @@ export async function axeViolations(page: Page, rules?: string[]) {
   const results = await builder.analyze();
   return results.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")) }));
 }
+
+let signUps = 0;
+
+/**
+ * Headers for a sign-up a test makes through the API as set-up (not the subject of
+ * the test): a documentation address (203.0.113.0/24) of its own in X-Forwarded-For,
+ * which the edge takes from its loopback peer as from a trusted proxy. The whole
+ * suite signs up from one machine within minutes, as an office would, and the
+ * per-address sign-up limit (10 a minute) would refuse whichever test came last.
+ */
+export function signUpHeaders(origin: string): Record<string, string> {
+  signUps = (signUps + 1) % 250;
+  return { Origin: origin, "X-Forwarded-For": `203.0.113.${signUps + 1}` };
+}

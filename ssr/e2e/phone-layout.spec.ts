@@ -4,6 +4,7 @@
 // right edge. At 1280 px too, where SPEC's 3 columns leave 2 cards in the
 // last row: the last card spans what is left.
 import { expect, test, type Page } from "@playwright/test";
+import { waitForHydration } from "./helpers";
 import landing from "../../shared/content/landing.json" with { type: "json" };
 
 /** The words on each rendered line of an element's text (by the rectangles of each word). */
@@ -44,6 +45,9 @@ for (const width of [360, 390, 430, 1280]) {
   test(`hero and feature grid at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 800 });
     await page.goto("/");
+    // The grid is below the first screen: its columns come with the full stylesheet,
+    // which is in by the time a visitor scrolls there (lib/deferred-scripts.tsx).
+    await waitForHydration(page);
     for (const selector of ["#hero-title", "#hero-title + p"]) {
       const words = await lines(page, selector);
       if (words.length > 1) expect(words.at(-1)!.length, `${selector}: last line ${JSON.stringify(words)}`).toBeGreaterThan(1);

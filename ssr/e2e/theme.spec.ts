@@ -102,6 +102,8 @@ test("an image that fails to load becomes the placeholder at the same size", asy
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto("/");
   const img = page.locator('img[data-theme-variant="light"]').first();
+  // Below the first screen, the picture is fetched once the visitor scrolls toward it (lib/near-images.ts).
+  await img.scrollIntoViewIfNeeded();
   await expect(img).toHaveAttribute("src", "/images/placeholder.svg");
   const box = await img.boundingBox();
   expect(box?.width).toBeGreaterThan(0);
