@@ -16,7 +16,7 @@
 #   (h) the edge from its cache while one client from 40 addresses holds
 #       idle keep-alive, slowloris and slow-reading connections, more than
 #       the edge has slots (bench/connflood.py), and fresh visitors' waits
-#   (j) a signed-in visitor's / (session lookup, cache bypass, full render)
+#   (j) a signed-in visitor's / (session lookup, the sign-in status's cached copy)
 #       against (k) the anonymous /login (never cached), alternating
 # and, from the edge's Go benchmark, how soon a page is served again after
 # each of 10 crashes of the active renderer child (the warm standby).
@@ -212,7 +212,8 @@ run c "$RENDER_CONNS" "$RENDERER_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s
 run d "$RENDER_CONNS" "$EDGE_URL/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/miss.lua"
 # (j) a signed-in visitor's / against (k) the uncached /login, in turns (issue
 # 31.5): a merchant registered here; the session cookie makes every request a
-# session lookup, a cache bypass and a complete streamed render.
+# session lookup and the page cache's copy for the merchant's sign-in status
+# (decision 0034; before it, a cache bypass and a complete streamed render).
 REG_HEAD=$(curl -s -D - -o /dev/null -H 'Content-Type: application/json' -H 'Sec-Fetch-Site: same-origin' \
   --data '{"name":"Bench","email":"bench@example.com","password":"correct horse battery","storeName":"Bench Shop"}' "$EDGE_URL/api/v1/oaccount/register")
 SESSION=$(tr -d '\r' <<<"$REG_HEAD" | awk 'tolower($1) == "set-cookie:" && $2 ~ /^omnibus_session=/ { sub(/;.*/, "", $2); print $2; exit }')
@@ -375,7 +376,7 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   row "(g0) edge, cache hit, the clean half of (g) alone" g0
   row "(g) edge, cache hit, clean half during a flood" g
   row "(h) edge, cache hit, clean half, connection flood" h
-  row "(j) edge, signed-in / (session, bypass, render)" j
+  row "(j) edge, signed-in / (session, status copy)" j
   row "(k) edge, /login (anonymous, never cached)" k
   echo
   echo "Row (f): $CONNS connections, half asking for \`/\` cleanly (the figures above), half sending made-up session cookies and"
