@@ -12,6 +12,7 @@ import (
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 	"omnibus/shared"
@@ -145,13 +146,7 @@ func TestRendererKilled(t *testing.T) {
 // waitExit waits until process pid is gone (bounded).
 func waitExit(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("renderer %d did not exit", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	poll.Until(t, 10*time.Second, func() bool { return syscall.Kill(pid, 0) != nil }, "renderer %d did not exit", pid)
 }
 
 // TestPurgeReachesOtherEdges runs two edges on one database. On PostgreSQL a
@@ -192,17 +187,8 @@ func TestPurgeReachesOtherEdges(t *testing.T) {
 			return
 		}
 		// The notification is asynchronous: wait for it (bounded).
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			r, _ := b.Get(t, "/blog")
-			if r.Header.Get("X-Cache") == "MISS" {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the purge did not reach the other edge")
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		poll.Until(t, 10*time.Second, func() bool { r, _ := b.Get(t, "/blog"); return r.Header.Get("X-Cache") == "MISS" },
+			"the purge did not reach the other edge")
 		if r, _ := b.Get(t, "/features"); r.Header.Get("X-Cache") != "HIT" {
 			t.Fatalf("the other edge purged more than /blog: %q", r.Header.Get("X-Cache"))
 		}

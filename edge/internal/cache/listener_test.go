@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
@@ -30,16 +31,8 @@ func TestPurgeListenerStateFollowsItsConnection(t *testing.T) {
 	}
 	wait := func(want bool) {
 		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			if up, _ := c.PurgeListenerUp(); up == want {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("purge listener up: want %v within 15 s", want)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		poll.Until(t, 15*time.Second, func() bool { up, _ := c.PurgeListenerUp(); return up == want },
+			"purge listener up: want %v within 15 s", want)
 	}
 	wait(false)
 	wait(true)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
@@ -195,17 +196,7 @@ func TestPurgeFansOutOnPostgres(t *testing.T) {
 		t.Fatalf("purge: %d %s", w.Code, w.Body.String())
 	}
 	// The notification arrives asynchronously; wait for it (bounded).
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if n, _ := b.Stats(); n == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			n, _ := b.Stats()
-			t.Fatalf("other instance still holds %d pages, want 1 (/)", n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 10*time.Second, func() bool { n, _ := b.Stats(); return n == 1 }, "the other instance still holds more than / after the purge")
 	if !cached(hb, "/") || cached(hb, "/blog") {
 		t.Fatal("the other instance purged the wrong pages")
 	}
@@ -216,13 +207,7 @@ func TestPurgeFansOutOnPostgres(t *testing.T) {
 	if _, err := b.Purge(Target{All: true}); err != nil {
 		t.Fatal(err)
 	}
-	deadline = time.Now().Add(10 * time.Second)
-	for n, _ := a.Stats(); n != 0; n, _ = a.Stats() {
-		if time.Now().After(deadline) {
-			t.Fatal("purge all did not reach the first instance")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 10*time.Second, func() bool { n, _ := a.Stats(); return n == 0 }, "purge all did not reach the first instance")
 }
 
 func TestFanoutIsLocalOnSQLite(t *testing.T) {
@@ -275,11 +260,5 @@ func TestFanoutReconnects(t *testing.T) {
 
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	poll.Until(t, 15*time.Second, ok, "timed out waiting for %s", what)
 }

@@ -10,6 +10,7 @@ import (
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 	"omnibus/shared"
@@ -66,13 +67,7 @@ func TestFirstVisitAfterStartAndPurgeIsAHit(t *testing.T) {
 
 func waitWarm(t *testing.T, e *edgetest.Edge, ups int64) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for e.App.Cache.WarmUps() < ups {
-		if time.Now().After(deadline) {
-			t.Fatalf("warm-up %d not done", ups)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	poll.Until(t, 60*time.Second, func() bool { return e.App.Cache.WarmUps() >= ups }, "warm-up %d not done", ups)
 	if done, took := e.App.Cache.WarmState(); !done {
 		t.Fatalf("warm-up %d: done %v (took %v)", ups, done, took)
 	}

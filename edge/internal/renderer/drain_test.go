@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 )
 
 // The real renderer (ssr/server.js) run on its own, as compose and a
@@ -50,11 +51,7 @@ func TestRealRendererDrains(t *testing.T) {
 		res.Body.Close()
 		return res.StatusCode
 	}
-	for deadline := time.Now().Add(30 * time.Second); health() != http.StatusOK; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("renderer never ready")
-		}
-	}
+	poll.Until(t, 30*time.Second, func() bool { return health() == http.StatusOK }, "renderer never ready")
 
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -80,11 +77,7 @@ func TestRealRendererDrains(t *testing.T) {
 
 	signalled := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
-	for deadline := time.Now().Add(time.Second); health() != http.StatusServiceUnavailable; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("health still not 503 a second after SIGTERM")
-		}
-	}
+	poll.Until(t, time.Second, func() bool { return health() == http.StatusServiceUnavailable }, "health still not 503 a second after SIGTERM")
 	if res := page(); res.StatusCode != http.StatusOK || !res.Close {
 		t.Errorf("a kept-alive connection while draining: %d close=%v, want 200 with Connection: close", res.StatusCode, res.Close)
 	}
