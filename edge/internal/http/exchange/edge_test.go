@@ -50,6 +50,8 @@ func TestEveryEndpointDecodesAndRefusesAlike(t *testing.T) {
 		{"/api/v1/hq/account/seller/login", fromTable(auth), ""},
 		{"/api/v1/hq/oaccount/forgotPassword", fromTable(auth), ""},
 		{"/api/v1/hq/oaccount/resetPassword", fromTable(auth), ""},
+		{"/api/v1/oaccount/store-name", fromTable(auth), ""},
+		{"/api/v1/theme", fromTable(auth), ""},
 		{"/api/v1/news-letter/subscribe", fromTable(news), ""},
 		{"/api/v1/omnibus/contact-us", want{contact["too-large"], contact["unsupported-type"], contact["cross-site"], generic.GenericError}, ""},
 		{"/api/v1/licenses/initialiseLicenses", fromTable(journey), "/choose-plan"},
