@@ -22,7 +22,7 @@ var accountKey = http.CanonicalHeaderKey(AccountHeader)
 // the edge decides before anything renders (SPEC §4, §6):
 //
 //   - the session, resolved once per page request: a signed-in visitor's
-//     request carries AccountHeader (the cache bypasses it, the renderer's
+//     request carries AccountHeader (the cache keys on it, decision 0034; the renderer's
 //     root loader reads it) and the session slides (Set-Cookie from here);
 //     a cookie that names no live session is cleared and the visitor is
 //     anonymous (the cache answers);

@@ -77,8 +77,8 @@ var pageDataByPath = func() map[string]pageData {
 // its route's edgeData names them: the merchant's overview, the order
 // ?order= names when the visitor owns it, the test-mode payment ?session=
 // names when the visitor owns it. It runs inside accounts.Pages (whose
-// account it reads) and before the page cache, which never stores a
-// signed-in visitor's page. A database error is logged and the page renders
+// account it reads) and before the page cache, which never shares a page of
+// a route with edgeData with a signed-in visitor (decision 0034). A database error is logged and the page renders
 // without the data. Incoming copies never get here (the server's guard).
 func (s *Service) PageData(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
