@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { routes } from "../../../shared/route-table";
 import { blogArticles, contentPage, helpArticles } from "./content.server";
-import { pageSeo, seoHead, seoPage, seoPages, structuredData } from "./seo.server";
+import { imageAlt, pageSeo, seoHead, seoPage, seoPages, structuredData } from "./seo.server";
 import { jsonLdText } from "./structured-data.server";
 
 const ORIGIN = "https://omnibus.example";
@@ -70,6 +70,12 @@ describe("seoHead: a whole preview card on every page that answers 200", () => {
       expect(seo!.body).toBeNull();
     },
   );
+
+  it("previews /features and /old-pricing (where feature anchors and plans are shared) with their own card, its section not repeating the title", () => {
+    expect(imageAlt(seoPage("/old-pricing")!)).toBe("Omnibus: Pricing");
+    expect(imageAlt(seoPage("/features")!)).toBe("Omnibus: Features");
+    expect(imageAlt(seoPage("/partner-with-us")!)).toBe("Partner programme: Partner with us");
+  });
 
   it("names the company's /about page as an article's author (a profile URL, as Open Graph asks), in the tags and the JSON-LD", () => {
     const page = seoPage(`/blog/article/${blogArticles()[0].slug}`)!;

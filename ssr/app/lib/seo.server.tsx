@@ -162,8 +162,11 @@ const SOCIAL_IMAGE = { path: "/og-image.jpg", width: 1200, height: 630 };
 /** The preview images' size (scripts/og-images.mjs draws them at it). */
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 };
 
+/** Whether the preview names the page's section above its title: not when they are the same word ("Pricing", "Features"). */
+export const showsSection = (page: Pick<SeoPage, "section" | "title">) => page.section !== "" && page.section.toLowerCase() !== page.title.toLowerCase();
+
 /** The preview image's text alternative: what it says. */
-export const imageAlt = (page: SeoPage) => (page.section ? `${page.section}: ${page.title}` : `${SITE}: ${page.title}`);
+export const imageAlt = (page: SeoPage) => (showsSection(page) ? `${page.section}: ${page.title}` : `${SITE}: ${page.title}`);
 
 /** Rupees with two decimals, as schema.org prices are written ("21225.84"). */
 const rupees = (paise: number) => (paise / 100).toFixed(2);
