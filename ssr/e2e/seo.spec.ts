@@ -178,13 +178,22 @@ test("every page's JSON-LD has its type's required and recommended properties, s
           expect(o.description, where).toBe(page.description);
           expect(isoDate(o.datePublished) && isoDate(o.dateModified), where).toBe(true);
           expect(page.times, `${where}: the date shown`).toContain(o.datePublished);
+          expect(page.times, `${where}: the last change shown`).toContain(o.dateModified);
           expect(o.dateModified >= o.datePublished, where).toBe(true);
+          // The author is the company; its url the page about it (Google: "a page that uniquely identifies the author").
           expect(o.author.name, where).toBe("Omnibus");
-          expect(o.author.url, where).toBe(`${baseURL}/`);
+          expect(o.author.url, where).toBe(`${baseURL}/about`);
+          expect(shown(await crawl(request, o.author.url)).h1, `${where}: the author's page`).not.toBe("");
           expect(o.publisher.name, where).toBe("Omnibus");
-          await fetchImage(request, o.publisher.logo.url);
+          expect(o.publisher.url, where).toBe(`${baseURL}/`);
+          const publisherLogo = await fetchImage(request, o.publisher.logo.url);
+          expect(Math.min(publisherLogo.width, publisherLogo.height), `${where} publisher logo at least 112 px`).toBeGreaterThanOrEqual(112);
+          // Google: article images at least 1200 px wide (and 50K pixels), in a format it indexes.
           expect(o.image.length, where).toBeGreaterThan(0);
-          for (const src of o.image) await fetchImage(request, src);
+          for (const src of o.image) {
+            const image = await fetchImage(request, src);
+            expect([image.width, image.height], `${where} image ${src}`).toEqual([1200, 630]);
+          }
           expect(o.mainEntityOfPage["@id"], where).toBe(page.canonical);
           expect(page.text, `${where} section`).toContain(o.articleSection);
           break;
@@ -205,7 +214,8 @@ test("every page's JSON-LD has its type's required and recommended properties, s
           expect(page.text, `${where} name`).toContain(o.name);
           expect(page.text, `${where} description`).toContain(o.description);
           expect(o.brand.name).toBe("Omnibus");
-          await fetchImage(request, o.image);
+          const productImage = await fetchImage(request, o.image);
+          expect([productImage.width, productImage.height], `${where} image ${o.image}`).toEqual([1200, 630]);
           const offer = o.offers;
           expect(offer["@type"]).toBe("Offer");
           expect(offer.priceCurrency).toBe("INR");
@@ -257,6 +267,8 @@ test("every page's link preview, as open-graph-scraper reads it: its title, desc
       expect(page.times, url).toContain(meta("article:published_time"));
       expect(isoDate(meta("article:modified_time")), url).toBe(true);
       expect(meta("article:section"), url).not.toBe("");
+      // Open Graph: article:author is a profile URL (the company's page), not a name.
+      expect(meta("article:author"), url).toBe(`${baseURL}/about`);
     }
     const image = result.ogImage?.[0];
     expect(image?.url.startsWith(`${baseURL}/assets/og/`), `${url}: its own image, ${image?.url}`).toBe(true);
@@ -274,6 +286,83 @@ test("every page's link preview, as open-graph-scraper reads it: its title, desc
     images.set(image!.url, url);
   }
 });
+
+test("a page with no preview of its own (template demos, transactional pages) shows the site's generic card, whole", async ({ request, baseURL }) => {
+  // lib/meta.ts says twitter:card=summary_large_image on every page: a card without its image is a broken preview.
+  for (const path of ["/blocks/cards", "/blog/posts-2", "/blog/post"]) {
+    const url = `${baseURL}${path}`;
+    const html = await crawl(request, url);
+    const { result, error } = await ogs({ html });
+    expect(error, url).toBe(false);
+    expect(result.ogType, url).toBe("website");
+    expect(result.twitterCard, url).toBe("summary_large_image");
+    const image = result.ogImage?.[0];
+    expect(image?.url, url).toBe(`${baseURL}/og-image.jpg`);
+    expect(result.twitterImage?.[0]?.url, url).toBe(image!.url);
+    const fetched = await fetchImage(request, image!.url);
+    // The size the tags claim is the file's.
+    expect([fetched.width, fetched.height], url).toEqual([Number(image!.width), Number(image!.height)]);
+    expect([fetched.width, fetched.height], url).toEqual([1200, 630]);
+    const alt = shown(html).doc.querySelector('meta[property="og:image:alt"]')?.getAttribute("content");
+    expect(alt, url).toMatch(/^Omnibus: .+/);
+  }
+});
+
+test("the feed's other names redirect to it: /feed.xml and /feed answer 301 to /rss.xml", async ({ request }) => {
+  for (const path of ["/feed.xml", "/feed"]) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(301);
+    expect(res.headers().location, path).toBe("/rss.xml");
+  }
+});
+
+const attrs = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => ["item", "entry", "link", "atom:link", "author"].includes(name) });
+/** An element's text, whether the parser made it a string or an object with attributes. */
+const text = (el: unknown) => String(typeof el === "object" && el !== null ? ((el as Json)["#text"] ?? "") : (el ?? "")).trim();
+const rfc822 = (s: string) => /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} ([+-]\d{4}|GMT|UT)$/.test(s) && !Number.isNaN(Date.parse(s));
+const rfc3339 = (s: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s));
+
+/** RSS 2.0's required elements (channel: title, link, description; item: title or description), and what the W3C validator asks: atom:link rel=self, a permalink guid and a pubDate per item. */
+function checkRss(xml: string, self: string, where: string) {
+  const rss = attrs.parse(xml).rss as Json;
+  expect(rss["@version"], where).toBe("2.0");
+  expect(rss["@xmlns:atom"], where).toBe("http://www.w3.org/2005/Atom");
+  const channel = rss.channel as Json;
+  for (const key of ["title", "link", "description"]) expect(text(channel[key]?.[0] ?? channel[key]), `${where} channel ${key}`).not.toBe("");
+  expect(channel["atom:link"], `${where} atom:link`).toEqual([{ "@href": self, "@rel": "self", "@type": "application/rss+xml" }]);
+  expect(channel.item.length, where).toBeGreaterThan(0);
+  for (const item of channel.item as Json[]) {
+    const link = text(item.link[0]);
+    expect(text(item.title), `${where} item title`).not.toBe("");
+    expect(text(item.description), `${where} ${link} description`).not.toBe("");
+    expect(item.guid["@isPermaLink"], `${where} ${link} guid`).toBe("true");
+    expect(text(item.guid), `${where} ${link} guid`).toBe(link);
+    expect(rfc822(text(item.pubDate)), `${where} ${link} pubDate ${item.pubDate}`).toBe(true);
+  }
+}
+
+/** RFC 4287's required elements: the feed's id, title, updated and author (no entry has its own), a rel=self link; each entry's id, title, updated and its page's link. */
+function checkAtom(xml: string, self: string, page: string, where: string) {
+  const feed = attrs.parse(xml).feed as Json;
+  expect(feed["@xmlns"], where).toBe("http://www.w3.org/2005/Atom");
+  for (const key of ["id", "title"]) expect(text(feed[key]), `${where} ${key}`).not.toBe("");
+  expect(rfc3339(text(feed.updated)), `${where} updated ${feed.updated}`).toBe(true);
+  expect(text(feed.author?.[0]?.name), `${where} author`).not.toBe("");
+  const links = (feed.link as Json[]).map((l) => [l["@rel"], l["@href"]]);
+  expect(links, where).toEqual(expect.arrayContaining([["self", self], ["alternate", page]]));
+  expect(feed.entry.length, where).toBeGreaterThan(0);
+  let newest = "";
+  for (const entry of feed.entry as Json[]) {
+    const id = text(entry.id);
+    expect(id, `${where} entry id`).not.toBe("");
+    expect(text(entry.title), `${where} ${id} title`).not.toBe("");
+    expect(rfc3339(text(entry.updated)), `${where} ${id} updated`).toBe(true);
+    expect(text(entry.published) <= text(entry.updated), `${where} ${id} published before updated`).toBe(true);
+    expect((entry.link as Json[]).some((l) => (l["@rel"] ?? "alternate") === "alternate" && l["@href"] === id), `${where} ${id} links its page`).toBe(true);
+    if (text(entry.updated) > newest) newest = text(entry.updated);
+  }
+  expect(text(feed.updated), `${where}: the feed changed when its newest entry did`).toBe(newest);
+}
 
 test("the blog announces its RSS and Atom feeds; a feed reader parses each with every article", async ({ request, baseURL }) => {
   test.setTimeout(120_000);
@@ -295,9 +384,12 @@ test("the blog announces its RSS and Atom feeds; a feed reader parses each with 
     expect(res.headers()["cache-control"]).toMatch(/max-age=\d+/);
     const xml = await res.text();
     expect(XMLValidator.validate(xml), href).toBe(true);
+    if (type === "application/rss+xml") checkRss(xml, href, href);
+    else checkAtom(xml, href, `${baseURL}/blog`, href);
     const feed = await parser.parseString(xml);
     expect(feed.title).toBe(blog.title);
     expect(feed.link).toBe(`${baseURL}/blog`);
+    expect(feed.feedUrl, `${href} names itself`).toBe(href);
     expect(feed.items.map((i) => i.link).sort(), `${href} has every article`).toEqual([...articles].sort());
     for (const item of feed.items) {
       const article = shown(await crawl(request, item.link!));

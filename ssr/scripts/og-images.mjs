@@ -35,7 +35,7 @@ const fonts = [
 ];
 
 const server = await import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
-const { seoPages } = server.entry.module;
+const { seoPages, showsSection } = server.entry.module;
 
 /** A satori element: {type, props: {style, children}}. */
 const h = (type, style, ...children) => ({ type, props: { style, children: children.length === 1 ? children[0] : children } });
@@ -77,7 +77,7 @@ function card(page) {
     h(
       "div",
       { display: "flex", flexDirection: "column" },
-      page.section ? h("div", { display: "flex", fontSize: 28, fontWeight: 800, color: "#99f6e4", letterSpacing: 2, textTransform: "uppercase", marginBottom: 20 }, page.section) : h("div", { display: "flex" }),
+      showsSection(page) ? h("div", { display: "flex", fontSize: 28, fontWeight: 800, color: "#99f6e4", letterSpacing: 2, textTransform: "uppercase", marginBottom: 20 }, page.section) : h("div", { display: "flex" }),
       h("div", { display: "flex", fontSize: size, fontWeight: 800, lineHeight: 1.08, letterSpacing: -2, maxWidth: 1000 }, title),
       h("div", { display: "flex", fontSize: 28, fontWeight: 400, lineHeight: 1.35, opacity: 0.85, marginTop: 24, maxWidth: 980 }, clip(page.description, 130)),
     ),

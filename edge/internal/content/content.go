@@ -7,8 +7,9 @@
 //	GET /api/v1/{product}-blog/list          the blog's articles, newest first
 //
 // Answers are {"data": ...}; an unknown slug is 404 {"errorDetail"}. An
-// article is its front matter (slug, title, description, date, category)
-// and its Markdown body; the renderer turns the Markdown into HTML.
+// article is its front matter (slug, title, description, date, category,
+// optionally updated) and its Markdown body; the renderer turns the
+// Markdown into HTML.
 package content
 
 import (
@@ -38,7 +39,19 @@ type Summary struct {
 	Title       string `json:"title"`
 	Description string `json:"description"`
 	Date        string `json:"date"`
-	Category    string `json:"category"`
+	// Updated is the day the article's content was last revised
+	// (front matter's optional updated:, YYYY-MM-DD, not before Date).
+	Updated  string `json:"updated,omitempty"`
+	Category string `json:"category"`
+}
+
+// Modified is the day the article last changed: Updated, or Date when it
+// was never revised. The sitemap's lastmod and the feeds' updated say it.
+func (s Summary) Modified() string {
+	if s.Updated != "" {
+		return s.Updated
+	}
+	return s.Date
 }
 
 // Article is a whole article: its front matter and its Markdown body.
@@ -66,8 +79,8 @@ var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // Load reads every *.md file of dir in fsys. Each must have front matter
 // with a slug (lower-case words joined by hyphens, unique), title,
-// description, date (YYYY-MM-DD) and category; anything missing is an
-// error, so a broken article fails the edge's tests, not a visitor's page.
+// description, date (YYYY-MM-DD) and category, and may have updated (a
+// later YYYY-MM-DD); anything missing or malformed is an error, so a broken article fails the edge's tests, not a visitor's page.
 func Load(fsys fs.FS, dir string) (*Library, error) {
 	names, err := fs.Glob(fsys, path.Join(dir, "*.md"))
 	if err != nil {
@@ -147,6 +160,15 @@ func Parse(src []byte) (Article, error) {
 	}
 	if _, err := time.Parse(time.DateOnly, a.Date); err != nil {
 		return Article{}, fmt.Errorf("date %q is not YYYY-MM-DD", a.Date)
+	}
+	if updated, ok := fields["updated"]; ok {
+		if _, err := time.Parse(time.DateOnly, updated); err != nil {
+			return Article{}, fmt.Errorf("updated %q is not YYYY-MM-DD", updated)
+		}
+		if updated < a.Date {
+			return Article{}, fmt.Errorf("updated %s is before date %s", updated, a.Date)
+		}
+		a.Updated = updated
 	}
 	return a, nil
 }

@@ -182,7 +182,7 @@ func TestSharedFrontMatterCases(t *testing.T) {
 	var table struct {
 		Cases []struct {
 			Name, Source string
-			Article      *struct{ Slug, Title, Description, Date, Category, Body string }
+			Article      *struct{ Slug, Title, Description, Date, Updated, Category, Body string }
 			Error        string
 		}
 	}
@@ -197,10 +197,26 @@ func TestSharedFrontMatterCases(t *testing.T) {
 		case c.Article != nil && err != nil:
 			t.Errorf("%s: %v", c.Name, err)
 		case c.Article != nil:
-			got := struct{ Slug, Title, Description, Date, Category, Body string }{a.Slug, a.Title, a.Description, a.Date, a.Category, a.Body}
+			got := struct{ Slug, Title, Description, Date, Updated, Category, Body string }{a.Slug, a.Title, a.Description, a.Date, a.Updated, a.Category, a.Body}
 			if got != *c.Article {
 				t.Errorf("%s: %+v, want %+v", c.Name, got, *c.Article)
 			}
 		}
+	}
+}
+
+// An article's last change is its updated: day when the front matter has
+// one, else the day it was published: what the sitemap's lastmod and the
+// feeds' updated say.
+func TestModified(t *testing.T) {
+	revised, err := content.Parse([]byte("---\nslug: a\ntitle: T\ndescription: D\ndate: 2026-01-02\nupdated: 2026-03-04\ncategory: c\n---\nBody\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := revised.Modified(); got != "2026-03-04" {
+		t.Errorf("revised article: Modified %q, want its updated day", got)
+	}
+	if got := (content.Summary{Date: "2026-01-02"}).Modified(); got != "2026-01-02" {
+		t.Errorf("never revised: Modified %q, want its date", got)
 	}
 }

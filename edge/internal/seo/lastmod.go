@@ -59,7 +59,7 @@ func Pages() ([]Page, error) {
 	newest := func(list []content.Summary) string {
 		last := ""
 		for _, a := range list {
-			last = max(last, a.Date)
+			last = max(last, a.Modified())
 		}
 		return last
 	}
@@ -100,7 +100,7 @@ func Pages() ([]Page, error) {
 		pages = append(pages, p)
 	}
 	for _, a := range blog.List() {
-		pages = append(pages, Page{Path: "/blog/article/" + a.Slug, LastMod: a.Date})
+		pages = append(pages, Page{Path: "/blog/article/" + a.Slug, LastMod: a.Modified()})
 	}
 	cats, err := content.Categories(shared.Articles)
 	if err != nil {
@@ -114,13 +114,13 @@ func Pages() ([]Page, error) {
 		day := catDay
 		for _, a := range help.List() {
 			if a.Category == c.Slug {
-				day = max(day, a.Date)
+				day = max(day, a.Modified())
 			}
 		}
 		pages = append(pages, Page{Path: "/help/category/" + c.Slug, LastMod: day})
 	}
 	for _, a := range help.List() {
-		pages = append(pages, Page{Path: "/help/category/article/" + a.Slug, LastMod: a.Date})
+		pages = append(pages, Page{Path: "/help/category/article/" + a.Slug, LastMod: a.Modified()})
 	}
 	for _, p := range pages {
 		if _, err := time.Parse(time.DateOnly, p.LastMod); err != nil {

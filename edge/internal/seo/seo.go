@@ -1,5 +1,6 @@
 // Package seo answers /sitemap.xml, /robots.txt and the blog's feeds
-// (/rss.xml, RSS 2.0; /atom.xml, Atom) from the shared route table and
+// (/rss.xml, RSS 2.0; /atom.xml, Atom; /feed.xml and /feed redirect to
+// /rss.xml) from the shared route table and
 // content, with absolute URLs on PUBLIC_URL. Everything is built once at
 // start: the content is embedded, so it cannot change while the edge runs.
 //
@@ -13,10 +14,11 @@
 // text, not content for searchers. The blog articles, help topics and help
 // articles are added from the shared content.
 //
-// Every URL has a <lastmod> (lastmod.go): an article's date from its front
-// matter; any other page's from the last change of the content files it is
-// made of, as git recorded it at build time (shared/content-dates.json),
-// never the build time. The home page lists its main image (image:image).
+// Every URL has a <lastmod> (lastmod.go): an article's from its front
+// matter (updated:, else date: what its page shows); any other page's from
+// the last change of the content files it is made of, as git recorded it at
+// build time (shared/content-dates.json), never the build time. The home
+// page lists its main image (image:image).
 package seo
 
 import (
@@ -81,7 +83,8 @@ func SitemapPaths() ([]string, error) {
 	return paths, nil
 }
 
-// Register adds GET /sitemap.xml, /robots.txt, /rss.xml and /atom.xml to e.
+// Register adds GET /sitemap.xml, /robots.txt, /rss.xml and /atom.xml to e,
+// and the feed's other names (301 to /rss.xml).
 // publicURL is the site's canonical origin (PUBLIC_URL).
 func Register(e interface {
 	Match([]string, string, echo.HandlerFunc, ...echo.MiddlewareFunc) []*echo.Route
@@ -106,6 +109,9 @@ func Register(e interface {
 	e.Match(getHead, "/robots.txt", serve("text/plain; charset=utf-8", "public, max-age=3600", robots))
 	e.Match(getHead, RSSPath, serve("application/rss+xml; charset=utf-8", feeds.cacheControl, feeds.rss))
 	e.Match(getHead, AtomPath, serve("application/atom+xml; charset=utf-8", feeds.cacheControl, feeds.atom))
+	for _, alias := range feedAliases {
+		e.Match(getHead, alias, func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, RSSPath) })
+	}
 	return nil
 }
 

@@ -75,7 +75,7 @@ func TestSitemap(t *testing.T) {
 }
 
 // Every URL says when its content last changed: a W3C date, not in the
-// future; an article's is its front-matter date; the home page lists its
+// future; an article's is its front-matter updated: (else date:); the home page lists its
 // hero picture.
 func TestSitemapLastmodAndImages(t *testing.T) {
 	var doc sitemapDoc
@@ -88,7 +88,7 @@ func TestSitemapLastmodAndImages(t *testing.T) {
 	}
 	articleDate := map[string]string{}
 	for _, a := range blog.List() {
-		articleDate["https://omnibus.example/blog/article/"+a.Slug] = a.Date
+		articleDate["https://omnibus.example/blog/article/"+a.Slug] = a.Modified()
 	}
 	tomorrow := time.Now().Add(24 * time.Hour)
 	for _, u := range doc.URLs {
@@ -138,7 +138,11 @@ func TestRobots(t *testing.T) {
 }
 
 // The blog's RSS 2.0 and Atom feeds carry every article, newest first, with
-// absolute links on PUBLIC_URL, and are cached like the /blog page.
+// absolute links on PUBLIC_URL, and are cached like the /blog page. Each has
+// the elements its specification requires (RSS 2.0: the channel's title,
+// link and description; RFC 4287: the feed's and each entry's id, title and
+// updated, an author) and what the W3C feed validator asks for: the feed's
+// own address (rel="self"), a guid per item that is its permalink, a pubDate.
 func TestFeeds(t *testing.T) {
 	e := newEcho(t, "https://omnibus.example/")
 	_, blog, err := content.Shared()
@@ -146,6 +150,14 @@ func TestFeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := blog.List()
+	articleURL := func(a content.Summary) string { return "https://omnibus.example/blog/article/" + a.Slug }
+	day := func(d string) time.Time {
+		v, err := time.Parse(time.DateOnly, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
 
 	rec := get(t, e, seo.RSSPath)
 	if ct := rec.Header().Get("Content-Type"); ct != "application/rss+xml; charset=utf-8" {
@@ -157,11 +169,23 @@ func TestFeeds(t *testing.T) {
 	var rss struct {
 		Version string `xml:"version,attr"`
 		Channel struct {
-			Title string `xml:"title"`
-			Link  string `xml:"link"`
-			Items []struct {
-				Title   string `xml:"title"`
-				Link    string `xml:"link"`
+			// Before Link, which (with no namespace) would take atom:link too.
+			Self []struct {
+				Href string `xml:"href,attr"`
+				Rel  string `xml:"rel,attr"`
+				Type string `xml:"type,attr"`
+			} `xml:"http://www.w3.org/2005/Atom link"`
+			Title       string `xml:"title"`
+			Link        string `xml:"link"`
+			Description string `xml:"description"`
+			Items       []struct {
+				Title       string `xml:"title"`
+				Link        string `xml:"link"`
+				Description string `xml:"description"`
+				GUID        struct {
+					Value       string `xml:",chardata"`
+					IsPermaLink string `xml:"isPermaLink,attr"`
+				} `xml:"guid"`
 				PubDate string `xml:"pubDate"`
 			} `xml:"item"`
 		} `xml:"channel"`
@@ -172,16 +196,26 @@ func TestFeeds(t *testing.T) {
 	if strings.Contains(rec.Body.String(), "managingEditor") {
 		t.Error("RSS names a managingEditor, which must be an e-mail address the site has none of")
 	}
-	if rss.Version != "2.0" || rss.Channel.Link != "https://omnibus.example/blog" || len(rss.Channel.Items) != len(want) {
-		t.Fatalf("RSS: version %q link %q, %d items for %d articles", rss.Version, rss.Channel.Link, len(rss.Channel.Items), len(want))
+	ch := rss.Channel
+	if rss.Version != "2.0" || ch.Link != "https://omnibus.example/blog" || len(ch.Items) != len(want) {
+		t.Fatalf("RSS: version %q link %q, %d items for %d articles", rss.Version, ch.Link, len(ch.Items), len(want))
+	}
+	if ch.Title == "" || ch.Description == "" {
+		t.Errorf("RSS channel: title %q, description %q (both required)", ch.Title, ch.Description)
+	}
+	if len(ch.Self) != 1 || ch.Self[0].Href != "https://omnibus.example"+seo.RSSPath || ch.Self[0].Rel != "self" || ch.Self[0].Type != "application/rss+xml" {
+		t.Errorf("RSS channel's atom:link rel=self: %+v", ch.Self)
 	}
 	for i, a := range want {
-		it := rss.Channel.Items[i]
-		if it.Title != a.Title || it.Link != "https://omnibus.example/blog/article/"+a.Slug {
+		it := ch.Items[i]
+		if it.Title != a.Title || it.Link != articleURL(a) || it.Description != a.Description {
 			t.Errorf("RSS item %d: %q %q, want %q", i, it.Title, it.Link, a.Title)
 		}
-		if _, err := time.Parse(time.RFC1123Z, it.PubDate); err != nil {
-			t.Errorf("RSS item %d pubDate %q: %v", i, it.PubDate, err)
+		if it.GUID.Value != articleURL(a) || it.GUID.IsPermaLink != "true" {
+			t.Errorf("RSS item %d guid %+v, want its permalink", i, it.GUID)
+		}
+		if pub, err := time.Parse(time.RFC1123Z, it.PubDate); err != nil || !pub.Equal(day(a.Date)) {
+			t.Errorf("RSS item %d pubDate %q (%v), want the article's date %s", i, it.PubDate, err, a.Date)
 		}
 	}
 
@@ -189,28 +223,59 @@ func TestFeeds(t *testing.T) {
 	if ct := rec.Header().Get("Content-Type"); ct != "application/atom+xml; charset=utf-8" {
 		t.Errorf("Atom Content-Type %q", ct)
 	}
+	type link struct {
+		Href string `xml:"href,attr"`
+		Rel  string `xml:"rel,attr"`
+		Type string `xml:"type,attr"`
+	}
 	var atom struct {
 		XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+		ID      string   `xml:"id"`
+		Title   string   `xml:"title"`
+		Updated string   `xml:"updated"`
+		Author  struct {
+			Name string `xml:"name"`
+			URI  string `xml:"uri"`
+		} `xml:"author"`
+		Links   []link `xml:"link"`
 		Entries []struct {
-			Title string `xml:"title"`
-			Link  struct {
-				Href string `xml:"href,attr"`
-			} `xml:"link"`
-			Updated string `xml:"updated"`
+			ID        string `xml:"id"`
+			Title     string `xml:"title"`
+			Links     []link `xml:"link"`
+			Updated   string `xml:"updated"`
+			Published string `xml:"published"`
 		} `xml:"entry"`
 	}
 	if err := xml.Unmarshal(rec.Body.Bytes(), &atom); err != nil {
 		t.Fatal(err)
 	}
+	if atom.ID == "" || atom.Title == "" || atom.Author.Name != "Omnibus" || atom.Author.URI != "https://omnibus.example/about" {
+		t.Errorf("Atom feed: id %q title %q author %+v", atom.ID, atom.Title, atom.Author)
+	}
+	newest := ""
+	for _, a := range want {
+		newest = max(newest, a.Modified())
+	}
+	if u, err := time.Parse(time.RFC3339, atom.Updated); err != nil || !u.Equal(day(newest)) {
+		t.Errorf("Atom feed updated %q, want the newest article's change %s", atom.Updated, newest)
+	}
+	wantLinks := []link{{"https://omnibus.example/blog", "alternate", "text/html"}, {"https://omnibus.example" + seo.AtomPath, "self", "application/atom+xml"}}
+	if !slices.Equal(atom.Links, wantLinks) {
+		t.Errorf("Atom feed links %+v, want %+v", atom.Links, wantLinks)
+	}
 	if len(atom.Entries) != len(want) {
 		t.Fatalf("Atom: %d entries for %d articles", len(atom.Entries), len(want))
 	}
 	for i, a := range want {
-		if atom.Entries[i].Link.Href != "https://omnibus.example/blog/article/"+a.Slug {
-			t.Errorf("Atom entry %d link %q", i, atom.Entries[i].Link.Href)
+		en := atom.Entries[i]
+		if en.ID != articleURL(a) || en.Title != a.Title || len(en.Links) != 1 || en.Links[0].Href != articleURL(a) || en.Links[0].Rel != "alternate" {
+			t.Errorf("Atom entry %d: id %q title %q links %+v", i, en.ID, en.Title, en.Links)
 		}
-		if _, err := time.Parse(time.RFC3339, atom.Entries[i].Updated); err != nil {
-			t.Errorf("Atom entry %d updated %q", i, atom.Entries[i].Updated)
+		if u, err := time.Parse(time.RFC3339, en.Updated); err != nil || !u.Equal(day(a.Modified())) {
+			t.Errorf("Atom entry %d updated %q, want %s", i, en.Updated, a.Modified())
+		}
+		if p, err := time.Parse(time.RFC3339, en.Published); err != nil || !p.Equal(day(a.Date)) {
+			t.Errorf("Atom entry %d published %q, want %s", i, en.Published, a.Date)
 		}
 	}
 
@@ -221,5 +286,20 @@ func TestFeeds(t *testing.T) {
 	e.ServeHTTP(rec, req)
 	if rec.Code != http.StatusNotModified {
 		t.Errorf("conditional GET: %d, want 304", rec.Code)
+	}
+}
+
+// The feed's other names (/feed.xml, which issue 29 found a 404, and
+// WordPress's /feed) are permanent redirects to the RSS feed.
+func TestFeedAliasesRedirect(t *testing.T) {
+	e := newEcho(t, "https://omnibus.example")
+	for _, path := range []string{"/feed.xml", "/feed"} {
+		for _, method := range []string{http.MethodGet, http.MethodHead} {
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+			if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != seo.RSSPath {
+				t.Errorf("%s %s: %d Location %q, want 301 to %s", method, path, rec.Code, rec.Header().Get("Location"), seo.RSSPath)
+			}
+		}
 	}
 }

@@ -7,8 +7,10 @@ export interface ArticleSummary {
   slug: string;
   title: string;
   description: string;
-  /** YYYY-MM-DD */
+  /** YYYY-MM-DD: the day it was published. */
   date: string;
+  /** YYYY-MM-DD, optional: the day its content was last revised (not before date). */
+  updated?: string;
   category: string;
   /** The category's name to show, when category is a slug (help articles: "Marketing and AI"). */
   categoryTitle?: string;
@@ -38,7 +40,7 @@ export function parseFrontMatter(source: string, file = "article"): { fields: Re
   return { fields, body: text.slice(end + 5).trim() + "\n" };
 }
 
-/** An article with all five front-matter fields, or an error naming what is missing. */
+/** An article with all five front-matter fields (and updated, when given), or an error naming what is missing or wrong. */
 export function parseArticle(source: string, file = "article"): ArticleSource {
   const { fields, body } = parseFrontMatter(source, file);
   for (const key of ["slug", "title", "description", "date", "category"]) {
@@ -46,8 +48,12 @@ export function parseArticle(source: string, file = "article"): ArticleSource {
   }
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(fields.slug)) throw new Error(`${file}: slug "${fields.slug}" is not lower-case words joined by hyphens`);
   if (!isDay(fields.date)) throw new Error(`${file}: date "${fields.date}" is not YYYY-MM-DD`);
-  const { slug, title, description, date, category } = fields;
-  return { slug, title, description, date, category, body };
+  const { slug, title, description, date, category, updated } = fields;
+  if (updated !== undefined) {
+    if (!isDay(updated)) throw new Error(`${file}: updated "${updated}" is not YYYY-MM-DD`);
+    if (updated < date) throw new Error(`${file}: updated ${updated} is before date ${date}`);
+  }
+  return { slug, title, description, date, ...(updated !== undefined && { updated }), category, body };
 }
 
 /** A YYYY-MM-DD date that names a real day (2026-02-30 does not), as Go's time.Parse reads it. */

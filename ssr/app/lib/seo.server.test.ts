@@ -1,10 +1,11 @@
 // The server's structured data and page list (lib/seo.server.tsx,
 // structured-data.server.ts). e2e/seo.spec.ts reads the same from the real
 // server's HTML with outside parsers; these pin the rules that need no server.
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { routes } from "../../../shared/route-table";
 import { blogArticles, contentPage, helpArticles } from "./content.server";
-import { seoHead, seoPage, seoPages, structuredData } from "./seo.server";
+import { imageAlt, pageSeo, seoHead, seoPage, seoPages, structuredData } from "./seo.server";
 import { jsonLdText } from "./structured-data.server";
 
 const ORIGIN = "https://omnibus.example";
@@ -38,6 +39,65 @@ describe("seoPages", () => {
   it("writes nothing for a path that is no page (the not-found page)", () => {
     expect(seoHead("/no-such-page", ORIGIN)).toBeNull();
     expect(seoHead("/blog/article/no-such-article", ORIGIN)).toBeNull();
+  });
+});
+
+/** The <meta property|name> tags of an element, by their property or name. */
+function metaTags(html: string): Record<string, string> {
+  const doc = new DOMParser().parseFromString(`<head>${html}</head>`, "text/html");
+  return Object.fromEntries([...doc.querySelectorAll("meta")].map((m) => [m.getAttribute("property") ?? m.getAttribute("name"), m.getAttribute("content") ?? ""]));
+}
+
+describe("seoHead: a whole preview card on every page that answers 200", () => {
+  // lib/meta.ts says twitter:card=summary_large_image on every page: each needs its image.
+  it.each(["/blocks/cards", "/blocks", "/blog/posts-2", "/blog/post", "/petpawlor-order-complete", "/sso-redirect", "/choose-plan"])(
+    "%s (no preview of its own) gets og:type website and the site's generic card, its size and alt, and no JSON-LD",
+    (path) => {
+      const seo = seoHead(path, ORIGIN);
+      expect(seo).not.toBeNull();
+      const tags = metaTags(renderToStaticMarkup(seo!.head));
+      expect(tags).toMatchObject({
+        "og:type": "website",
+        "og:image": `${ORIGIN}/og-image.jpg`,
+        "og:image:type": "image/jpeg",
+        // public/og-image.jpg's real size (e2e/seo.spec.ts measures the served file).
+        "og:image:width": "1200",
+        "og:image:height": "630",
+        "twitter:image": `${ORIGIN}/og-image.jpg`,
+      });
+      expect(tags["og:image:alt"]).toMatch(/^Omnibus: .+/);
+      expect(tags["twitter:image:alt"]).toBe(tags["og:image:alt"]);
+      expect(seo!.body).toBeNull();
+    },
+  );
+
+  it("previews /features and /old-pricing (where feature anchors and plans are shared) with their own card, its section not repeating the title", () => {
+    expect(imageAlt(seoPage("/old-pricing")!)).toBe("Omnibus: Pricing");
+    expect(imageAlt(seoPage("/features")!)).toBe("Omnibus: Features");
+    expect(imageAlt(seoPage("/partner-with-us")!)).toBe("Partner programme: Partner with us");
+  });
+
+  it("names the company's /about page as an article's author (a profile URL, as Open Graph asks), in the tags and the JSON-LD", () => {
+    const page = seoPage(`/blog/article/${blogArticles()[0].slug}`)!;
+    expect(metaTags(renderToStaticMarkup(pageSeo(page, ORIGIN).head))["article:author"]).toBe(`${ORIGIN}/about`);
+    const article = structuredData(page, ORIGIN).find((o) => o["@type"] === "BlogPosting") as { author: { name: string; url: string } };
+    expect(article.author).toMatchObject({ name: "Omnibus", url: `${ORIGIN}/about` });
+  });
+});
+
+describe("an article revised after it was published (front matter updated:)", () => {
+  const page = { ...seoPage(`/help/category/article/${helpArticles()[0].slug}`)!, date: "2026-01-02", updated: "2026-03-04" };
+
+  it("is modified on its updated day in the JSON-LD and article:modified_time, published on its date", () => {
+    const article = structuredData(page, ORIGIN).find((o) => o["@type"] === "Article")!;
+    expect(article).toMatchObject({ datePublished: "2026-01-02", dateModified: "2026-03-04" });
+    const tags = metaTags(renderToStaticMarkup(pageSeo(page, ORIGIN).head));
+    expect(tags).toMatchObject({ "article:published_time": "2026-01-02", "article:modified_time": "2026-03-04" });
+  });
+
+  it("without updated:, is modified on the day it was published", () => {
+    const { updated: _updated, ...never } = page;
+    expect(structuredData(never, ORIGIN).find((o) => o["@type"] === "Article")).toMatchObject({ datePublished: "2026-01-02", dateModified: "2026-01-02" });
   });
 });
 

@@ -35,8 +35,9 @@ export interface SeoPage {
   /** Where the page belongs (blog, help centre, features, pricing...), drawn on its preview; "" for the home page. */
   section: string;
   type: "website" | "article";
-  /** Articles: the date the page shows (YYYY-MM-DD) and their category's name. */
+  /** Articles: the date the page shows (YYYY-MM-DD), the day it was last revised (front matter's updated:, when set) and their category's name. */
   date?: string;
+  updated?: string;
   category?: string;
   /** The trail from the home page (names and paths), ending with this page. */
   crumbs: Array<{ name: string; path: string }>;
@@ -111,7 +112,7 @@ function pageMap(): Map<string, SeoPage> {
   const blog = crumb("blog");
   for (const a of blogArticles()) {
     const path = `/blog/article/${a.slug}`;
-    list.push({ path, title: a.title, description: a.description, section: "Blog", type: "article", date: a.date, category: a.category, crumbs: [home, blog, { name: a.title, path }], routeId: "blog-article" });
+    list.push({ path, title: a.title, description: a.description, section: "Blog", type: "article", date: a.date, updated: a.updated, category: a.category, crumbs: [home, blog, { name: a.title, path }], routeId: "blog-article" });
   }
   const helpCentre = crumb("help-centre");
   for (const c of categories) {
@@ -122,7 +123,7 @@ function pageMap(): Map<string, SeoPage> {
     const path = `/help/category/article/${a.slug}`;
     const c = categories.find((x) => x.slug === a.category);
     const cat = { name: c?.title ?? a.category, path: `/help/category/${a.category}` };
-    list.push({ path, title: a.title, description: a.description, section: "Help centre", type: "article", date: a.date, category: cat.name, crumbs: [home, helpCentre, cat, { name: a.title, path }], routeId: "help-article" });
+    list.push({ path, title: a.title, description: a.description, section: "Help centre", type: "article", date: a.date, updated: a.updated, category: cat.name, crumbs: [home, helpCentre, cat, { name: a.title, path }], routeId: "help-article" });
   }
   memo = new Map(list.map((p) => [p.path, p]));
   return memo;
@@ -148,14 +149,24 @@ function imageOf(pagePath: string): { src: string; width: number; height: number
   return src ? { src, width: OG_IMAGE_SIZE.width, height: OG_IMAGE_SIZE.height } : { src: SOCIAL_IMAGE.path, width: SOCIAL_IMAGE.width, height: SOCIAL_IMAGE.height };
 }
 
+/**
+ * Who writes the articles: the company, whose page is /about. Open Graph's
+ * article:author is a profile URL and Google's Article author.url "a page
+ * that uniquely identifies the author": both name that page.
+ */
+export const authorUrl = (publicUrl: string) => publicUrl + crumb("about").path;
+
 /** The site's generic preview card (public/og-image.jpg), for a page the build drew none for. */
 const SOCIAL_IMAGE = { path: "/og-image.jpg", width: 1200, height: 630 };
 
 /** The preview images' size (scripts/og-images.mjs draws them at it). */
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 };
 
+/** Whether the preview names the page's section above its title: not when they are the same word ("Pricing", "Features"). */
+export const showsSection = (page: Pick<SeoPage, "section" | "title">) => page.section !== "" && page.section.toLowerCase() !== page.title.toLowerCase();
+
 /** The preview image's text alternative: what it says. */
-export const imageAlt = (page: SeoPage) => (page.section ? `${page.section}: ${page.title}` : `${SITE}: ${page.title}`);
+export const imageAlt = (page: SeoPage) => (showsSection(page) ? `${page.section}: ${page.title}` : `${SITE}: ${page.title}`);
 
 /** Rupees with two decimals, as schema.org prices are written ("21225.84"). */
 const rupees = (paise: number) => (paise / 100).toFixed(2);
@@ -198,10 +209,11 @@ export function structuredData(page: SeoPage, publicUrl: string): JsonLd[] {
         headline: page.title,
         description: page.description,
         datePublished: page.date,
-        dateModified: page.date,
+        dateModified: page.updated ?? page.date,
         section: page.category ?? page.section,
         image,
         inLanguage: LOCALE,
+        author: { name: SITE, url: authorUrl(publicUrl) },
         publisher: { name: SITE, url: `${publicUrl}/`, logo: publicUrl + site.logo.large },
       }),
     );
@@ -223,18 +235,64 @@ export function structuredData(page: SeoPage, publicUrl: string): JsonLd[] {
   return out;
 }
 
+/** The generic card's text alternative: what public/og-image.jpg says (scripts/og-image.mjs). */
+const SOCIAL_IMAGE_ALT = `${SITE}: Sell everywhere from one AI-powered platform`;
+
+/**
+ * A page of the route table that has no preview of its own (the template
+ * demos under _blocks/, the noindex transactional and sign-in steps): a
+ * website with the site's generic card, so that a pasted link still shows a
+ * whole card (twitter:card says summary_large_image on every page). No
+ * JSON-LD: these pages are kept out of search.
+ */
+function plainPage(pathname: string): RouteEntry | undefined {
+  const p = pathname.replace(/(.)\/+$/, "$1");
+  return routes.find((r) => r.path === p);
+}
+
+/** og:image with its type, size and alt, and twitter:image. */
+function imageTags(src: string, size: { width: number; height: number }, alt: string, publicUrl: string): ReactElement {
+  const url = publicUrl + src;
+  return (
+    <>
+      <meta property="og:image" content={url} />
+      <meta property="og:image:type" content={src.endsWith(".png") ? "image/png" : "image/jpeg"} />
+      <meta property="og:image:width" content={String(size.width)} />
+      <meta property="og:image:height" content={String(size.height)} />
+      <meta property="og:image:alt" content={alt} />
+      <meta name="twitter:image" content={url} />
+      <meta name="twitter:image:alt" content={alt} />
+    </>
+  );
+}
+
 /**
  * What only the server writes of the page at pathname: <head> elements
  * (og:type with article:* for articles, the preview image, the blog's feed
- * links) and the JSON-LD for the end of <body>. null for a path that is no
- * page of the site (the not-found page, an error).
+ * links) and the JSON-LD for the end of <body>. Any other page of the route
+ * table gets og:type and the generic card (plainPage), without JSON-LD.
+ * null for a path that is no page of the site (entry.server.tsx asks only
+ * for pages that answer 200).
  */
-export function seoHead(pathname: string, publicUrl: string): { head: ReactElement; body: ReactElement } | null {
+export function seoHead(pathname: string, publicUrl: string): { head: ReactElement; body: ReactElement | null } | null {
   const page = seoPage(pathname);
-  if (!page) return null;
+  if (!page) {
+    if (!plainPage(pathname)) return null;
+    const head = (
+      <>
+        <meta property="og:type" content="website" />
+        {imageTags(SOCIAL_IMAGE.path, SOCIAL_IMAGE, SOCIAL_IMAGE_ALT, publicUrl)}
+      </>
+    );
+    return { head, body: null };
+  }
+  return pageSeo(page, publicUrl);
+}
+
+/** seoHead's parts for one of seoPages(). */
+export function pageSeo(page: SeoPage, publicUrl: string): { head: ReactElement; body: ReactElement } {
   const image = imageOf(page.path);
-  const imageUrl = publicUrl + image.src;
-  const alt = imageAlt(page);
+  const drawn = image.src !== SOCIAL_IMAGE.path;
   const feeds = page.path === "/blog" || page.routeId === "blog-article";
   const head = (
     <>
@@ -242,18 +300,12 @@ export function seoHead(pathname: string, publicUrl: string): { head: ReactEleme
       {page.type === "article" && page.date ? (
         <>
           <meta property="article:published_time" content={page.date} />
-          <meta property="article:modified_time" content={page.date} />
+          <meta property="article:modified_time" content={page.updated ?? page.date} />
           <meta property="article:section" content={page.category ?? page.section} />
-          <meta property="article:author" content={SITE} />
+          <meta property="article:author" content={authorUrl(publicUrl)} />
         </>
       ) : null}
-      <meta property="og:image" content={imageUrl} />
-      <meta property="og:image:type" content={image.src.endsWith(".png") ? "image/png" : "image/jpeg"} />
-      <meta property="og:image:width" content={String(image.width)} />
-      <meta property="og:image:height" content={String(image.height)} />
-      <meta property="og:image:alt" content={alt} />
-      <meta name="twitter:image" content={imageUrl} />
-      <meta name="twitter:image:alt" content={alt} />
+      {imageTags(image.src, image, drawn ? imageAlt(page) : SOCIAL_IMAGE_ALT, publicUrl)}
       {feeds ? FEEDS.map((f) => <link key={f.path} rel="alternate" type={f.type} title={f.title} href={publicUrl + f.path} />) : null}
     </>
   );

@@ -46,21 +46,22 @@ export interface ArticleInput {
   section: string;
   image: string;
   inLanguage: string;
-  /** The organisation that writes and publishes the site's articles. */
+  /** The organisation that writes the site's articles, and the page about it. */
+  author: { name: string; url: string };
+  /** The organisation that publishes them, its home page and logo. */
   publisher: { name: string; url: string; logo: string };
 }
 
 /** A blog article (BlogPosting) or a help article (Article). */
 export function article(a: ArticleInput): JsonLd {
-  const org = { "@type": "Organization", name: a.publisher.name, url: a.publisher.url };
   return {
     "@type": a.type,
     headline: a.headline,
     description: a.description,
     datePublished: a.datePublished,
     dateModified: a.dateModified,
-    author: org,
-    publisher: { ...org, logo: { "@type": "ImageObject", url: a.publisher.logo } },
+    author: { "@type": "Organization", name: a.author.name, url: a.author.url },
+    publisher: { "@type": "Organization", name: a.publisher.name, url: a.publisher.url, logo: { "@type": "ImageObject", url: a.publisher.logo } },
     image: [a.image],
     articleSection: a.section,
     inLanguage: a.inLanguage,

@@ -3,25 +3,28 @@
 // sections.
 import { BackLink } from "./back-link";
 import { Prose } from "./prose";
-import { formatDate, type ArticleSummary } from "~/lib/front-matter";
+import type { ArticleSummary } from "~/lib/front-matter";
+import { ArticleDates } from "./article-dates";
 
 export interface ArticleViewProps {
   article: ArticleSummary & { html: string };
   back: { to: string; label: string };
   publishedLabel: string;
+  /** "Last updated": shown with the day the front matter's updated: names, when it does. */
+  updatedLabel?: string;
   layout?: "classic" | "sidebar";
   /** The body's h2 headings (id, text), for the side column. */
   outline?: { id: string; text: string }[];
 }
 
-export function ArticleView({ article, back, publishedLabel, layout = "classic", outline = [] }: ArticleViewProps) {
+export function ArticleView({ article, back, publishedLabel, updatedLabel = "Last updated", layout = "classic", outline = [] }: ArticleViewProps) {
   const header = (
     <>
       <p className="mt-8 text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{article.categoryTitle ?? article.category}</p>
       <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{article.title}</h1>
       <p className="mt-6 text-xl leading-8 text-gray-600 dark:text-gray-400">{article.description}</p>
       <p className="mt-6 text-sm text-gray-600 dark:text-gray-400">
-        {publishedLabel} <time dateTime={article.date}>{formatDate(article.date)}</time>
+        <ArticleDates article={article} dateLabel={publishedLabel} publishedLabel={publishedLabel} updatedLabel={updatedLabel} />
       </p>
     </>
   );

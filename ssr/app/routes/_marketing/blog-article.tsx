@@ -10,7 +10,7 @@ import routeCopy from "virtual:route-copy";
 export function loader({ params }: Route.LoaderArgs) {
   const article = blogArticle(params.slug);
   if (!article) throw data(null, { status: 404 });
-  return { article, labels: { back: contentLabels.backToBlog, published: contentLabels.published } };
+  return { article, labels: { back: contentLabels.backToBlog, published: contentLabels.published, updated: contentLabels.updated } };
 }
 
 export const handle = { routeCopy };
@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 export default function BlogArticlePage() {
   const { article, labels } = useLoaderData<typeof loader>();
-  return <ArticleView article={article} back={{ to: "/blog", label: labels.back }} publishedLabel={labels.published} />;
+  return <ArticleView article={article} back={{ to: "/blog", label: labels.back }} publishedLabel={labels.published} updatedLabel={labels.updated} />;
 }
 
 /** An unknown slug: the not-found content, with status 404 from the loader. */

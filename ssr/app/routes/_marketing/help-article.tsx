@@ -2,10 +2,10 @@
 import { data, Link, useLoaderData } from "react-router";
 import { ArticleNotFound } from "~/components/content/article-not-found";
 import { helpCategoryHref } from "~/components/content/article-list";
+import { ArticleDates } from "~/components/content/article-dates";
 import { Prose } from "~/components/content/prose";
 import { contentLabels, helpArticle, helpCategory } from "~/lib/content.server";
 import { contentMeta } from "~/lib/content-meta";
-import { formatDate } from "~/lib/front-matter";
 import type { Route } from "./+types/help-article";
 import routeCopy from "virtual:route-copy";
 
@@ -13,8 +13,8 @@ export function loader({ params }: Route.LoaderArgs) {
   const article = helpArticle(params.slug);
   const category = article && helpCategory(article.category);
   if (!article || !category) throw data(null, { status: 404 });
-  const { updated, backToHelp, moreHelp, moreHelpText, moreHelpLink } = contentLabels;
-  return { article, category, labels: { updated, backToHelp, moreHelp, moreHelpText, moreHelpLink } };
+  const { published, updated, backToHelp, moreHelp, moreHelpText, moreHelpLink } = contentLabels;
+  return { article, category, labels: { published, updated, backToHelp, moreHelp, moreHelpText, moreHelpLink } };
 }
 
 export const handle = { routeCopy };
@@ -43,7 +43,7 @@ export default function HelpArticlePage() {
       <h1 className="mt-8 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{article.title}</h1>
       <p className="mt-6 text-xl leading-8 text-gray-600 dark:text-gray-400">{article.description}</p>
       <p className="mt-6 text-sm text-gray-500 dark:text-gray-400">
-        {labels.updated} <time dateTime={article.date}>{formatDate(article.date)}</time>
+        <ArticleDates article={article} dateLabel={labels.updated} publishedLabel={labels.published} updatedLabel={labels.updated} />
       </p>
       <Prose html={article.html} className="mt-10 border-t border-gray-200 pt-2 dark:border-gray-800" />
       <section className="mt-16 rounded-2xl bg-gray-50 p-6 dark:bg-white/5">
