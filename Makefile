@@ -73,6 +73,7 @@ test:
 GO_MODULES  := edge shared devtools deploy/k8s/validate deploy/stack bench/gofloor
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: lint-go lint-ts
+	node scripts/content-dates.mjs --check
 lint-go:
 	@set -e; for m in $(GO_MODULES); do \
 	  echo "gofmt + go vet + staticcheck: $$m"; \
