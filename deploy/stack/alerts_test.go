@@ -10,14 +10,20 @@ import (
 )
 
 // The shipped alerting rules load in Prometheus (promtool, Prometheus's own
-// checker, from Debian's prometheus package), and every omnibus_* series
-// they watch is one the edge or the renderer exports.
+// checker, from Debian's prometheus package), pass their unit tests
+// (deploy/prometheus/alerts_test.yml: the alerts fire on the series they
+// are for, under the scrape job names Prometheus really gives), and every
+// omnibus_* series they watch is one the edge or the renderer exports.
 func TestPrometheusAlertRules(t *testing.T) {
 	rules := filepath.Join(repoRoot, "deploy", "prometheus", "alerts.yml")
 	promtool := requireTool(t, "promtool", "prometheus", "/usr/bin/promtool")
 	out, err := exec.Command(promtool, "check", "rules", rules).CombinedOutput()
 	if err != nil {
 		t.Fatalf("promtool check rules deploy/prometheus/alerts.yml: %v\n%s", err, out)
+	}
+	out, err = exec.Command(promtool, "test", "rules", filepath.Join(repoRoot, "deploy", "prometheus", "alerts_test.yml")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("promtool test rules deploy/prometheus/alerts_test.yml: %v\n%s", err, out)
 	}
 	b, _ := os.ReadFile(rules)
 	var sources strings.Builder

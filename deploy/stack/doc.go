@@ -6,8 +6,10 @@
 //     deploy/Dockerfile (dockerfile.go) into temporary directories, with
 //     production dependencies only, and serves / from the two trees;
 //   - varnish_test.go runs Debian's varnishd with deploy/varnish/default.vcl
-//     in front of a real edge (the CDN the docs recommend);
-//   - alerts_test.go checks deploy/prometheus/alerts.yml with promtool.
+//     in front of a real edge (the CDN the docs recommend), reading
+//     Varnish's own log (varnishlog) for what it stored and fetched;
+//   - alerts_test.go checks deploy/prometheus/alerts.yml with promtool and
+//     runs its unit tests (deploy/prometheus/alerts_test.yml).
 //
 // It is a module of its own, with no dependencies: the edge never depends on
 // it, and it only drives binaries.

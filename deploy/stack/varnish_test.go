@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -23,8 +24,9 @@ const (
 
 // startVarnish runs Debian's varnishd in the foreground with the shipped
 // deploy/varnish/default.vcl, its backend pointed at edgePort: that one
-// line is the only change (the docs say to make it).
-func startVarnish(t *testing.T, edgePort int) *proc {
+// line is the only change (the docs say to make it). It returns the
+// process and its working directory (varnishlog -n reads its log there).
+func startVarnish(t *testing.T, edgePort int) (*proc, string) {
 	t.Helper()
 	varnishd := requireTool(t, "varnishd", "varnish", "/usr/sbin/varnishd")
 	vcl, err := os.ReadFile(filepath.Join(repoRoot, "deploy", "varnish", "default.vcl"))
@@ -40,13 +42,52 @@ func startVarnish(t *testing.T, edgePort int) *proc {
 	if err := os.WriteFile(path, port.ReplaceAll(vcl, []byte(fmt.Sprintf(`${1}"%d";`, edgePort))), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	work := filepath.Join(dir, "work")
 	p := start(t, "varnishd", dir, hostEnv(), []string{varnishd, "-F",
-		"-n", filepath.Join(dir, "work"), "-j", "none",
+		"-n", work, "-j", "none",
 		"-a", fmt.Sprintf("127.0.0.1:%d", varnishPort), "-T", fmt.Sprintf("127.0.0.1:%d", varnishAdminPort),
 		"-f", path, "-s", "malloc,64m",
 		// Bans are checked as objects are looked up; the lurker need not wait.
 		"-p", "ban_lurker_sleep=0.1"})
-	return p
+	return p, work
+}
+
+// backendLog is what Varnish's shared-memory log holds so far for its
+// fetches of path from the edge: each record of the given tag (varnishlog
+// -d: what is logged, then exit), one slice of fields per fetch.
+func backendLog(t *testing.T, work, path, tag string) [][]string {
+	t.Helper()
+	varnishlog := requireTool(t, "varnishlog", "varnish", "/usr/bin/varnishlog")
+	out, err := exec.Command(varnishlog, "-d", "-n", work, "-b", "-q", `BereqURL eq "`+path+`"`, "-i", tag).CombinedOutput()
+	if err != nil {
+		t.Fatalf("varnishlog: %v\n%s", err, out)
+	}
+	var fetches [][]string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 2 && f[0] == "*" && f[1] == "<<":
+			fetches = append(fetches, nil) // a backend transaction begins
+		case len(f) >= 2 && f[1] == tag && len(fetches) > 0:
+			fetches[len(fetches)-1] = f[2:] // its last record of the tag
+		}
+	}
+	return fetches
+}
+
+// waitBackendLog waits until Varnish has logged want fetches of path (a
+// transaction's records reach the log when it ends, which may be just after
+// its answer).
+func waitBackendLog(t *testing.T, work, path, tag string, want int) [][]string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := backendLog(t, work, path, tag)
+		if len(got) >= want || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // TestVarnishInFrontOfTheEdge is the CDN the docs recommend, in front of a
@@ -62,7 +103,7 @@ func TestVarnishInFrontOfTheEdge(t *testing.T) {
 	cdn := fmt.Sprintf("http://127.0.0.1:%d", varnishPort)
 	edgeURL := fmt.Sprintf("http://127.0.0.1:%d", varnishEdgePort)
 
-	vp := startVarnish(t, varnishEdgePort)
+	vp, work := startVarnish(t, varnishEdgePort)
 	ep := start(t, "edge", filepath.Join(repoRoot, "edge"), hostEnv(
 		"OMNIBUS_ENV=development",
 		"DATA_DIR="+t.TempDir(),
@@ -175,7 +216,9 @@ func TestVarnishInFrontOfTheEdge(t *testing.T) {
 		t.Errorf("GET /career after purging /: X-CDN-Cache %q, want HIT (a path purge is not a purge of everything)", other.cdnCache)
 	}
 
-	// Hashed assets are kept for a year.
+	// Hashed assets are kept for a year: the edge says so, and Varnish
+	// stores the copy with that TTL (its log's TTL record for the fetch:
+	// source, TTL in seconds, grace, keep, ...).
 	asset := regexp.MustCompile(`(/assets/[\w.-]+\.js)`).FindStringSubmatch(first.body)
 	if asset == nil {
 		t.Fatal("GET /: no /assets/*.js linked")
@@ -184,5 +227,23 @@ func TestVarnishInFrontOfTheEdge(t *testing.T) {
 	a := fetch(asset[1], nil)
 	if a.status != 200 || a.cdnCache != "HIT" || !strings.Contains(a.edgeCC, "max-age=31536000") {
 		t.Fatalf("GET %s again: %d X-CDN-Cache %q Cache-Control %q; want a HIT kept for a year (max-age=31536000)", asset[1], a.status, a.cdnCache, a.edgeCC)
+	}
+	fetches := waitBackendLog(t, work, asset[1], "TTL", 1)
+	if len(fetches) != 1 || len(fetches[0]) < 2 || fetches[0][1] != "31536000" {
+		t.Fatalf("Varnish's fetches of %s and their last TTL records %v: want one fetch stored for 31536000 s (a year)", asset[1], fetches)
+	}
+
+	// A missing asset answers 404 no-store, and Varnish keeps no copy: the
+	// next request reaches the edge again. (A stored 404 would outlive the
+	// rollout that brings the file, as the 404 a CDN kept in issue 27.3.)
+	missing := "/assets/missing-" + token[:8] + ".js"
+	for i := 1; i <= 2; i++ {
+		m := fetch(missing, nil)
+		if m.status != 404 || !strings.Contains(m.edgeCC, "no-store") || m.cdnCache == "HIT" {
+			t.Fatalf("GET %s #%d: %d Cache-Control %q X-CDN-Cache %q; want a 404, no-store, never a HIT", missing, i, m.status, m.edgeCC, m.cdnCache)
+		}
+	}
+	if n := len(waitBackendLog(t, work, missing, "BerespStatus", 2)); n != 2 {
+		t.Fatalf("GET %s twice: Varnish fetched it from the edge %d times, want 2 (the 404 must not be stored)", missing, n)
 	}
 }

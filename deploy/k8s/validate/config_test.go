@@ -22,8 +22,10 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if edgeDir != "" {
-		os.RemoveAll(edgeDir)
+	for _, dir := range []string{edgeDir, kubeScoreDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -80,7 +82,10 @@ func assertEdgeAccepts(t *testing.T, what string, env map[string]string) {
 func containerEnv(t *testing.T, o *objects, c corev1.Container) map[string]string {
 	t.Helper()
 	cm := o.configMaps[0]
-	secret := o.secrets[0]
+	var secret corev1.Secret // the base has none
+	if len(o.secrets) > 0 {
+		secret = o.secrets[0]
+	}
 	env := map[string]string{}
 	for _, ef := range c.EnvFrom {
 		if ef.ConfigMapRef == nil || ef.ConfigMapRef.Name != cm.Name {
@@ -166,6 +171,8 @@ func TestEdgeRefusesTheExampleSecretsAndServesRealOnes(t *testing.T) {
 	assertEdgeAccepts(t, "deploy/k8s migrate container", containerEnv(t, o, container(t, spec, "migrate")))
 }
 
+// Compose's edge, with what an operator puts in .env (operatorEnv), passes
+// `edge config`: production's checks included, as it will run.
 func TestEdgeAcceptsTheComposeConfiguration(t *testing.T) {
 	edge := service(t, loadCompose(t), "edge")
 	env := map[string]string{}
@@ -174,7 +181,9 @@ func TestEdgeAcceptsTheComposeConfiguration(t *testing.T) {
 			env[k] = *v
 		}
 	}
-	assertEdgeAccepts(t, "docker-compose.yml edge", env)
+	if code, out := edgeConfig(t, env); code != 0 || !strings.Contains(out, "OMNIBUS_ENV=production") {
+		t.Errorf("docker-compose.yml's edge: `edge config` exit %d, want 0 in production:\n%s", code, out)
+	}
 }
 
 // The check itself refuses a bad value.

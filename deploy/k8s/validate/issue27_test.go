@@ -77,6 +77,13 @@ func TestPodsSpreadAcrossNodesAsARequirement(t *testing.T) {
 			if !hash {
 				t.Error("hostname spread: matchLabelKeys [pod-template-hash], or a rolling update's surge pod may stay Pending")
 			}
+			// With the default (Ignore), nodes whose taints the pods do not
+			// tolerate (the control plane, dedicated pools) count as empty
+			// domains: under maxSkew 1 the pods beyond one per such node
+			// stay Pending.
+			if c.NodeTaintsPolicy == nil || *c.NodeTaintsPolicy != corev1.NodeInclusionPolicyHonor {
+				t.Error("hostname spread: nodeTaintsPolicy Honor, or untolerated tainted nodes count as empty domains and pods stay Pending")
+			}
 			return
 		}
 	}
