@@ -21,7 +21,7 @@ type fanout struct {
 	db      *storage.DB
 	dsn     string
 	channel atomic.Pointer[string] // set by the first LISTEN
-	origin  string // this instance, to skip its own notifications
+	origin  string                 // this instance, to skip its own notifications
 	up      atomic.Bool
 }
 

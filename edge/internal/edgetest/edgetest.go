@@ -18,6 +18,7 @@
 package edgetest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -29,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -262,6 +264,25 @@ func (e *Edge) Get(t testing.TB, path string) (*http.Response, string) {
 		t.Fatal(err)
 	}
 	return res, string(body)
+}
+
+// Scrape is the value of the unlabelled series name in the Prometheus
+// exposition at url (an edge's MetricsURL), or "" when it is not there.
+func Scrape(t testing.TB, url, name string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // tailBuffer keeps the last max bytes written (the renderer's log).

@@ -69,7 +69,7 @@ func TestDatabaseCutKeepsEdgeReady(t *testing.T) {
 	if res := get(t, e.URL+"/healthz", nil); res.StatusCode != http.StatusOK {
 		t.Errorf("/healthz %d with the database cut", res.StatusCode)
 	}
-	if up := scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "0" {
+	if up := edgetest.Scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "0" {
 		t.Errorf("omnibus_database_up %q with the database cut, want 0", up)
 	}
 }
@@ -99,7 +99,7 @@ func edgeBehindCutProxy(t *testing.T) (*edgetest.CutProxy, *edgetest.Edge, []str
 	if status, r := readyz(t, e.URL); status != http.StatusOK || r.Checks["database"] != "ok" {
 		t.Fatalf("/readyz before the cut: %d %+v", status, r)
 	}
-	if up := scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "1" {
+	if up := edgetest.Scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "1" {
 		t.Fatalf("omnibus_database_up %q before the cut, want 1", up)
 	}
 	return cut, e, paths
@@ -158,7 +158,7 @@ func TestDatabaseBlackholeKeepsReadyzFast(t *testing.T) {
 		}
 	}
 	began := time.Now()
-	if up := scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "0" {
+	if up := edgetest.Scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "0" {
 		t.Errorf("omnibus_database_up %q while blackholed, want 0", up)
 	}
 	if took := time.Since(began); took >= probeTimeout {
@@ -168,24 +168,6 @@ func TestDatabaseBlackholeKeepsReadyzFast(t *testing.T) {
 	cut.Restore()
 	poll.Until(t, 15*time.Second, func() bool { return quickReadyz(t, e.URL).Checks["database"] == "ok" },
 		"/readyz never reported the database back")
-}
-
-// scrape is the value of the unlabelled series name at url.
-func scrape(t *testing.T, url, name string) string {
-	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	sc := bufio.NewScanner(res.Body)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			return v
-		}
-	}
-	return ""
 }
 
 // Drain (SIGTERM's first phase): /readyz answers 503 at once, while pages
