@@ -162,7 +162,7 @@ func New(opts Options) *Server {
 	e.Use(func(echo.HandlerFunc) echo.HandlerFunc { return s.chain })
 	s.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-			s.log.Error("panic", "err", err, "path", c.Request().URL.Path, "request_id", request.ID(c.Request()), "stack", string(stack))
+			s.log.ErrorContext(c.Request().Context(), "panic", "err", err, "path", c.Request().URL.Path, "stack", string(stack))
 			return err
 		},
 	}))
@@ -494,7 +494,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 				detail = http.StatusText(status)
 			}
 		default:
-			log.Error("handler error", "err", err, "path", c.Request().URL.Path, "request_id", request.ID(c.Request()))
+			log.ErrorContext(c.Request().Context(), "handler error", "err", err, "path", c.Request().URL.Path)
 		}
 		if c.Request().Method == http.MethodHead {
 			c.NoContent(status)
