@@ -21,6 +21,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -43,6 +44,7 @@ import (
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/shared"
 )
 
 // Options choose what the edge runs with. The zero value is a working edge
@@ -264,6 +266,31 @@ func (e *Edge) Get(t testing.TB, path string) (*http.Response, string) {
 		t.Fatal(err)
 	}
 	return res, string(body)
+}
+
+// CachedPaths are the route table's pages the page cache keeps (a "cache"
+// object, no parameter in the path).
+func CachedPaths(t testing.TB) []string {
+	t.Helper()
+	var table struct {
+		Routes []struct {
+			Path  string          `json:"path"`
+			Cache json.RawMessage `json:"cache"`
+		} `json:"routes"`
+	}
+	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, r := range table.Routes {
+		if strings.HasPrefix(string(r.Cache), "{") && !strings.ContainsAny(r.Path, ":*") {
+			paths = append(paths, r.Path)
+		}
+	}
+	if len(paths) < 5 {
+		t.Fatalf("only %d cached routes: %v", len(paths), paths)
+	}
+	return paths
 }
 
 // Scrape is the value of the unlabelled series name in the Prometheus

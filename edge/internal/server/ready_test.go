@@ -16,33 +16,7 @@ import (
 	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
-	"omnibus/shared"
 )
-
-// cachedPaths are the route table's pages the page cache keeps (a "cache"
-// object, no parameter in the path).
-func cachedPaths(t *testing.T) []string {
-	t.Helper()
-	var table struct {
-		Routes []struct {
-			Path  string          `json:"path"`
-			Cache json.RawMessage `json:"cache"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, r := range table.Routes {
-		if strings.HasPrefix(string(r.Cache), "{") && !strings.ContainsAny(r.Path, ":*") {
-			paths = append(paths, r.Path)
-		}
-	}
-	if len(paths) < 5 {
-		t.Fatalf("only %d cached routes: %v", len(paths), paths)
-	}
-	return paths
-}
 
 // A database outage is not a site outage: with the edge's PostgreSQL
 // connection cut (a TCP proxy the test closes), every cached page still
@@ -89,7 +63,7 @@ func edgeBehindCutProxy(t *testing.T) (*edgetest.CutProxy, *edgetest.Edge, []str
 		t.Fatal(err)
 	}
 	e := edgetest.Start(t, edgetest.Options{DB: db, Config: func(c *config.Config) { c.MetricsAddr = "127.0.0.1:0" }})
-	paths := cachedPaths(t)
+	paths := edgetest.CachedPaths(t)
 	for _, p := range paths {
 		get(t, e.URL+p, nil) // a miss, stored
 		if res := get(t, e.URL+p, nil); res.Header.Get("X-Cache") != "HIT" {
