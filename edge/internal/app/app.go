@@ -320,7 +320,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// readiness probe nor a scrape ever waits on the database.
 	healthCtx, stopHealth := context.WithCancel(context.Background())
 	a.closers = append(a.closers, stopHealth)
-	health := db.WatchHealth(healthCtx)
+	health := db.WatchHealth(healthCtx, log)
 	a.Server = server.New(server.Options{
 		Pages:          pages,
 		PageMiddleware: []echo.MiddlewareFunc{formPages.Middleware},

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"time"
 )
@@ -19,6 +20,7 @@ const (
 // per edge, so that nothing a probe or a scrape asks waits on the database:
 // readiness reads it (decision 0025), as does omnibus_database_up.
 type Health struct {
+	log *slog.Logger
 	mu  sync.Mutex
 	err error
 }
@@ -28,9 +30,11 @@ var errNotPinged = errors.New("storage: database not pinged yet")
 
 // WatchHealth pings db at once, then every PingEvery until ctx ends, in one
 // goroutine: at most one ping is ever in flight. It returns after the first
-// ping, so the state is known from the start.
-func (db *DB) WatchHealth(ctx context.Context) *Health {
-	h := &Health{err: errNotPinged}
+// ping, so the state is known from the start. A change of state is logged
+// once (a warning when the database stops answering, a line when it is
+// back), not once per ping.
+func (db *DB) WatchHealth(ctx context.Context, log *slog.Logger) *Health {
+	h := &Health{err: errNotPinged, log: log}
 	h.ping(ctx, db)
 	go func() {
 		t := time.NewTicker(PingEvery)
@@ -52,8 +56,15 @@ func (h *Health) ping(ctx context.Context, db *DB) {
 	defer cancel()
 	err := db.WithContext(ctx).Exec("SELECT 1").Error
 	h.mu.Lock()
+	was := h.err
 	h.err = err
 	h.mu.Unlock()
+	switch {
+	case err != nil && (was == nil || was == errNotPinged):
+		h.log.Warn("storage: the database does not answer; cached pages and static files still serve", "err", err)
+	case err == nil && was != nil && was != errNotPinged:
+		h.log.Info("storage: the database answers again")
+	}
 }
 
 // Err is the last ping's error: nil when the database answered.
