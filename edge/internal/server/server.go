@@ -275,21 +275,21 @@ func (s *Server) readyz(c echo.Context) error {
 	}
 	checks := map[string]string{}
 	failed := []string{}
-	note := func(name string, err error) bool {
-		if err == nil {
-			checks[name] = "ok"
-			return true
+	state := func(err error) string {
+		if err != nil {
+			return "unavailable"
 		}
-		// The error names hosts, users and databases: the log only.
-		s.log.WarnContext(ctx, "readyz: dependency down", "check", name, "err", err)
-		checks[name] = "unavailable"
-		return false
+		return "ok"
 	}
+	// A report's changes are logged where it is kept (storage.Health).
 	for name, report := range s.reports {
-		note(name, report())
+		checks[name] = state(report())
 	}
 	for range len(s.checks) {
-		if r := <-results; !note(r.name, r.err) {
+		r := <-results
+		if checks[r.name] = state(r.err); r.err != nil {
+			// The error names hosts, users and databases: the log only.
+			s.log.WarnContext(ctx, "readyz: dependency down", "check", r.name, "err", r.err)
 			failed = append(failed, r.name)
 		}
 	}

@@ -74,8 +74,5 @@ func (h *Health) Err() error {
 	return h.err
 }
 
-// Check is Err as a readiness report: it answers at once, whatever ctx.
-func (h *Health) Check(context.Context) error { return h.Err() }
-
 // Up reports whether the last ping was answered.
 func (h *Health) Up() bool { return h.Err() == nil }
