@@ -250,9 +250,10 @@ func TestStoredBuildsAreBounded(t *testing.T) {
 }
 
 // An edge that starts while the database is cut (a blip between its
-// migration and its publishing, in a rollout) publishes its build's files
-// once the database answers again, without a restart: its
-// omnibus_assets_published goes from 0 to 1, and an edge of the other build,
+// migration and its publishing, in a rollout) starts all the same and
+// publishes its build's files once the database answers again, without a
+// restart: its omnibus_assets_published goes from 0 to 1 (and its purge
+// listener connects), and an edge of the other build,
 // which kept its own connection, then serves them. Before: one failed
 // attempt, logged, and the other build's edges answered 404 for the new
 // build's files for the whole rollout.
@@ -282,8 +283,9 @@ func TestPublishRetriedAfterDatabaseCut(t *testing.T) {
 	neu := edgetest.Start(t, edgetest.Options{DB: newDB, AssetsDir: newDir,
 		Config: func(c *config.Config) { c.MetricsAddr = "127.0.0.1:0" }})
 	published := func() string { return edgetest.Scrape(t, neu.App.MetricsURL, "omnibus_assets_published") }
-	if got := published(); got != "0" {
-		t.Fatalf("omnibus_assets_published %q with the database cut, want 0", got)
+	listening := func() string { return edgetest.Scrape(t, neu.App.MetricsURL, "omnibus_cache_purge_listener_up") }
+	if got, up := published(), listening(); got != "0" || up != "0" {
+		t.Fatalf("with the database cut: omnibus_assets_published %q, omnibus_cache_purge_listener_up %q; want 0 and 0", got, up)
 	}
 	if status, _, _ := fetch(t, old.URL+"/assets/page-n3wbu1ld.js", ""); status != http.StatusNotFound {
 		t.Fatalf("the new build's file from the old edge before publishing: %d, want 404", status)
@@ -292,6 +294,7 @@ func TestPublishRetriedAfterDatabaseCut(t *testing.T) {
 	cut.Restore()
 	poll.Until(t, 15*time.Second, func() bool { return published() == "1" },
 		"the new build's files were never published after the database came back")
+	poll.Until(t, 15*time.Second, func() bool { return listening() == "1" }, "the purge listener never connected")
 	// The old edge re-reads the stored paths at most every 250 ms.
 	poll.Until(t, 5*time.Second, func() bool {
 		status, body, _ := fetch(t, old.URL+"/assets/page-n3wbu1ld.js", "")
