@@ -85,3 +85,20 @@ func TestProductionUnlessToldOtherwise(t *testing.T) {
 		t.Errorf("the first line is not the development banner: %q", first)
 	}
 }
+
+// `edge sleep` is the Kubernetes preStop hook (deploy/k8s: the image has no
+// shell): it waits the duration given, then exits 0; a duration it cannot
+// read exits 2 saying what it wants, instead of skipping the wait.
+func TestSleepCommand(t *testing.T) {
+	bin := edgeBinary(t)
+	began := time.Now()
+	out, err := exec.Command(bin, "sleep", "200ms").CombinedOutput()
+	if took := time.Since(began); err != nil || took < 200*time.Millisecond {
+		t.Errorf("edge sleep 200ms: %v after %s, want exit 0 after at least 200ms:\n%s", err, took, out)
+	}
+	cmd := exec.Command(bin, "sleep", "x")
+	out, _ = cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "usage: edge sleep DURATION") {
+		t.Errorf("edge sleep x: exit %d, want 2 with the usage:\n%s", code, out)
+	}
+}

@@ -90,8 +90,9 @@ func (s *rollSite) startEdge(n int) *edgeProc {
 	return s.startEdgeOn(n, rollEdgePort+n, rollRendererPort+n)
 }
 
-// startEdgeOn starts edge n listening on port, its renderer on rendererPort.
-func (s *rollSite) startEdgeOn(n, port, rendererPort int) *edgeProc {
+// startEdgeOn starts edge n listening on port, its renderer on rendererPort,
+// with extra settings of its own.
+func (s *rollSite) startEdgeOn(n, port, rendererPort int, extra ...string) *edgeProc {
 	t := s.t
 	e := &edgeProc{n: n, port: port, done: make(chan struct{})}
 	var err error
@@ -105,6 +106,7 @@ func (s *rollSite) startEdgeOn(n, port, rendererPort int) *edgeProc {
 		"RENDERER_PORT="+strconv.Itoa(rendererPort),
 		"DATA_DIR="+filepath.Join(s.dir, "data"+strconv.Itoa(n)),
 	)
+	e.cmd.Env = append(e.cmd.Env, extra...)
 	e.cmd.Stdout, e.cmd.Stderr = e.log, e.log
 	if err := e.cmd.Start(); err != nil {
 		t.Fatal(err)

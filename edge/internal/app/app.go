@@ -221,9 +221,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		a.Cache.SetCDN(cfg.CDNPurgeList(), nil) // purges begun here reach the CDN in front too
 		fanCtx, stopFanout := context.WithCancel(context.Background())
 		a.closers = append(a.closers, stopFanout)
-		if err := a.Cache.StartFanout(fanCtx, a.DB); err != nil { // PostgreSQL: purges reach every instance
-			return nil, fmt.Errorf("cache purge fan-out: %w", err)
-		}
+		a.Cache.StartFanout(fanCtx, a.DB) // PostgreSQL: purges reach every instance
 		pages = a.Cache.Wrap(pages)
 		if a.Metrics != nil {
 			pages = a.Metrics.PageCache(pages)
@@ -300,15 +298,11 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		}
 		// This build's hashed files go to the shared database, and the
 		// other builds' live there: during a rolling update no page of
-		// either build misses a file on any edge (decision 0024).
-		pctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		build, err := files.Publish(pctx, a.DB)
-		cancel()
-		if err != nil {
-			log.Error("assets: this build's files are not in the database; other builds' pages may miss them on this edge", "err", err)
-		} else {
-			log.Info("assets: build published", "build", build)
-		}
+		// either build misses a file on any edge (decision 0024). A failure
+		// (the database blipped) is retried in the background until done.
+		pubCtx, stopPublishing := context.WithCancel(context.Background())
+		a.closers = append(a.closers, stopPublishing)
+		files.KeepPublishing(pubCtx, a.DB, log)
 	}
 
 	// Forms posted to their own page without JavaScript (shared/routes.json's
@@ -322,6 +316,11 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 
 	// 7. The server and its routes.
 	db := a.DB
+	// The database's state, kept by one background pinger: neither the
+	// readiness probe nor a scrape ever waits on the database.
+	healthCtx, stopHealth := context.WithCancel(context.Background())
+	a.closers = append(a.closers, stopHealth)
+	health := db.WatchHealth(healthCtx, log)
 	a.Server = server.New(server.Options{
 		Pages:          pages,
 		PageMiddleware: []echo.MiddlewareFunc{formPages.Middleware},
@@ -333,7 +332,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		// its outage cached pages and static files still serve, and an
 		// unready edge would leave the load balancer with them.
 		Checks:   map[string]server.Check{"renderer": rend.Check},
-		Reports:  map[string]server.Check{"database": pingDB(db)},
+		Reports:  map[string]func() error{"database": health.Err},
 		Logger:   log,
 		Security: secure,
 	})
@@ -342,7 +341,10 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if m := a.Metrics; m != nil {
 		a.Server.Use(m.Middleware())
 		m.WatchRenderer(rend.Starts)
-		m.WatchDatabase(pingDB(db))
+		m.WatchDatabase(health.Up)
+		if files != nil {
+			m.WatchAssetsPublished(files.Published)
+		}
 		m.WatchAnalytics(a.Analytics.Totals)
 		if sqlDB, err := db.DB.DB(); err == nil {
 			m.WatchDB(sqlDB)
@@ -454,11 +456,6 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
-}
-
-// pingDB is the database's readiness report and omnibus_database_up.
-func pingDB(db *storage.DB) func(ctx context.Context) error {
-	return func(ctx context.Context) error { return db.WithContext(ctx).Exec("SELECT 1").Error }
 }
 
 // accountID is the signed-in account of a request, for the staff page

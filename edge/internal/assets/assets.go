@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"omnibus/edge/internal/http/encoding"
@@ -45,7 +46,11 @@ type file struct {
 // Handler serves the files found at start.
 type Handler struct {
 	files map[string]*file // by URL path ("/assets/app-abc.js", "/favicon.ico")
-	store *Store           // other builds' /assets/ files (Publish); nil: none
+	// store serves other builds' /assets/ files (set by Publish, perhaps
+	// from KeepPublishing's goroutine while requests are served); nil: none.
+	store atomic.Pointer[Store]
+	// published: this build's files are in the database (Published).
+	published atomic.Bool
 }
 
 // New indexes dir (SSR_DIR/build/client). A missing dir gives an empty
@@ -112,7 +117,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		if !ok && h.store != nil && IsAssetPath(r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) && h.store.serve(w, r) {
+		if st := h.store.Load(); st != nil && IsAssetPath(r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) && st.serve(w, r) {
 			return
 		}
 		notFound(w)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"mime"
 	"net/http"
 	"os"
@@ -63,8 +64,12 @@ func (assetBuild) TableName() string { return "asset_builds" }
 // Publish stores this build's /assets/ files (each with its .br and .gz
 // siblings) in db, unless already there, marks them seen by this build,
 // prunes the files no build among the last KeepBuilds carries, and makes the
-// handler serve other builds' files from db.
+// handler serve other builds' files from db (even when storing its own
+// fails: the database may answer again for requests later).
 func (h *Handler) Publish(ctx context.Context, db *storage.DB) (build string, err error) {
+	if h.store.Load() == nil {
+		h.store.Store(&Store{db: db})
+	}
 	var paths []string
 	for p := range h.files {
 		if IsAssetPath(p) {
@@ -134,8 +139,59 @@ func (h *Handler) Publish(ctx context.Context, db *storage.DB) (build string, er
 			return build, err
 		}
 	}
-	h.store = &Store{db: db}
+	h.published.Store(true)
 	return build, nil
+}
+
+// Published reports whether this build's files are in the database
+// (omnibus_assets_published).
+func (h *Handler) Published() bool { return h.published.Load() }
+
+// Publishing retries: the first after RetryFirst, each wait twice the last,
+// at most RetryMax; each attempt may take PublishTimeout.
+const (
+	RetryFirst     = time.Second
+	RetryMax       = 30 * time.Second
+	PublishTimeout = 30 * time.Second
+)
+
+// KeepPublishing publishes this build's files now and, when that fails (the
+// database blipped at start), keeps trying in one background goroutine,
+// with backoff, until they are published or ctx ends (the edge shuts down).
+// Until then the other builds' pages miss this build's files on the other
+// edges (decision 0024), so the first failure is an error and the success
+// that ends it is logged too.
+func (h *Handler) KeepPublishing(ctx context.Context, db *storage.DB, log *slog.Logger) {
+	attempt := func() error {
+		pctx, cancel := context.WithTimeout(ctx, PublishTimeout)
+		defer cancel()
+		build, err := h.Publish(pctx, db)
+		if err == nil {
+			log.Info("assets: build published", "build", build)
+		}
+		return err
+	}
+	err := attempt()
+	if err == nil {
+		return
+	}
+	log.Error("assets: this build's files are not in the database; other builds' pages miss them on other edges until published; retrying", "err", err)
+	go func() {
+		wait := RetryFirst
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			if err := attempt(); err == nil {
+				return
+			} else if ctx.Err() == nil {
+				log.Warn("assets: publishing this build's files failed again; retrying", "err", err, "next_in", min(2*wait, RetryMax))
+			}
+			wait = min(2*wait, RetryMax)
+		}
+	}()
 }
 
 // chunks splits s into slices of at most n.

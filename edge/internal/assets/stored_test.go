@@ -14,11 +14,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/andybalholm/brotli"
 
 	"omnibus/edge/internal/assets"
+	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
@@ -244,4 +247,60 @@ func TestStoredBuildsAreBounded(t *testing.T) {
 			}
 		}
 	})
+}
+
+// An edge that starts while the database is cut (a blip between its
+// migration and its publishing, in a rollout) starts all the same and
+// publishes its build's files once the database answers again, without a
+// restart: its omnibus_assets_published goes from 0 to 1 (and its purge
+// listener connects), and an edge of the other build,
+// which kept its own connection, then serves them. Before: one failed
+// attempt, logged, and the other build's edges answered 404 for the new
+// build's files for the whole rollout.
+func TestPublishRetriedAfterDatabaseCut(t *testing.T) {
+	base := storagetest.EmptyPostgres(t)
+	oldDir, newDir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(oldDir, "assets", "page-0ldbu1ld.js"), []byte("old build"))
+	write(t, filepath.Join(newDir, "assets", "page-n3wbu1ld.js"), []byte("new build"))
+
+	oldDB, err := storage.OpenPostgres(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { oldDB.Close() })
+	old := edgetest.Start(t, edgetest.Options{DB: oldDB, AssetsDir: oldDir})
+
+	cut, via := edgetest.CutPostgres(t, base)
+	newDB, err := storage.OpenPostgres(via)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { newDB.Close() })
+	if err := newDB.LimitPool(4, 500*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	cut.Cut()
+	neu := edgetest.Start(t, edgetest.Options{DB: newDB, AssetsDir: newDir,
+		Config: func(c *config.Config) { c.MetricsAddr = "127.0.0.1:0" }})
+	published := func() string { return edgetest.Scrape(t, neu.App.MetricsURL, "omnibus_assets_published") }
+	listening := func() string { return edgetest.Scrape(t, neu.App.MetricsURL, "omnibus_cache_purge_listener_up") }
+	if got, up := published(), listening(); got != "0" || up != "0" {
+		t.Fatalf("with the database cut: omnibus_assets_published %q, omnibus_cache_purge_listener_up %q; want 0 and 0", got, up)
+	}
+	if status, _, _ := fetch(t, old.URL+"/assets/page-n3wbu1ld.js", ""); status != http.StatusNotFound {
+		t.Fatalf("the new build's file from the old edge before publishing: %d, want 404", status)
+	}
+
+	cut.Restore()
+	poll.Until(t, 15*time.Second, func() bool { return published() == "1" },
+		"the new build's files were never published after the database came back")
+	poll.Until(t, 15*time.Second, func() bool { return listening() == "1" }, "the purge listener never connected")
+	// The old edge re-reads the stored paths at most every 250 ms.
+	poll.Until(t, 5*time.Second, func() bool {
+		status, body, _ := fetch(t, old.URL+"/assets/page-n3wbu1ld.js", "")
+		return status == http.StatusOK && string(body) == "new build"
+	}, "the old edge never served the new build's file")
+	if status, body, _ := fetch(t, neu.URL+"/assets/page-0ldbu1ld.js", ""); status != http.StatusOK || string(body) != "old build" {
+		t.Errorf("the old build's file from the new edge: %d %q, want 200", status, body)
+	}
 }

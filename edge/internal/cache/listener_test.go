@@ -19,14 +19,12 @@ func TestPurgeListenerStateFollowsItsConnection(t *testing.T) {
 	if up, ok := c.PurgeListenerUp(); ok || up {
 		t.Fatalf("before StartFanout: up %v ok %v, want no listener", up, ok)
 	}
-	if err := c.StartFanout(ctx, db); err != nil {
-		t.Fatal(err)
-	}
+	c.StartFanout(ctx, db)
 	if up, ok := c.PurgeListenerUp(); !ok || !up {
 		t.Fatalf("after StartFanout: up %v ok %v, want up", up, ok)
 	}
 	// Cut the listener's own connection (found by its LISTEN statement).
-	if err := db.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = ?", `LISTEN "`+c.fanout.channel+`"`).Error; err != nil {
+	if err := db.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = ?", `LISTEN "`+*c.fanout.channel.Load()+`"`).Error; err != nil {
 		t.Fatal(err)
 	}
 	wait := func(want bool) {

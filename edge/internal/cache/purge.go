@@ -122,7 +122,7 @@ func (c *Cache) purgeHandler(token string) echo.HandlerFunc {
 		}
 		n, err := c.Purge(t)
 		if err != nil {
-			c.log.Error("cache: purge fan-out", "err", err)
+			c.log.ErrorContext(ctx.Request().Context(), "cache: purge fan-out", "err", err)
 			return response.Error(ctx, http.StatusServiceUnavailable,
 				fmt.Sprintf("Purged %d pages on this instance, but could not reach every other cache (edge instances, CDN); try again.", n))
 		}

@@ -18,8 +18,10 @@
 package edgetest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -29,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -41,6 +44,7 @@ import (
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
+	"omnibus/shared"
 )
 
 // Options choose what the edge runs with. The zero value is a working edge
@@ -262,6 +266,50 @@ func (e *Edge) Get(t testing.TB, path string) (*http.Response, string) {
 		t.Fatal(err)
 	}
 	return res, string(body)
+}
+
+// CachedPaths are the route table's pages the page cache keeps (a "cache"
+// object, no parameter in the path).
+func CachedPaths(t testing.TB) []string {
+	t.Helper()
+	var table struct {
+		Routes []struct {
+			Path  string          `json:"path"`
+			Cache json.RawMessage `json:"cache"`
+		} `json:"routes"`
+	}
+	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, r := range table.Routes {
+		if strings.HasPrefix(string(r.Cache), "{") && !strings.ContainsAny(r.Path, ":*") {
+			paths = append(paths, r.Path)
+		}
+	}
+	if len(paths) < 5 {
+		t.Fatalf("only %d cached routes: %v", len(paths), paths)
+	}
+	return paths
+}
+
+// Scrape is the value of the unlabelled series name in the Prometheus
+// exposition at url (an edge's MetricsURL), or "" when it is not there.
+func Scrape(t testing.TB, url, name string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // tailBuffer keeps the last max bytes written (the renderer's log).

@@ -11,7 +11,6 @@
 package metrics
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -238,20 +237,34 @@ func (m *Metrics) WatchWarming(state func() (done bool, took time.Duration)) {
 	)
 }
 
-// WatchDatabase exposes omnibus_database_up: 1 when ping answers within a
-// second at scrape time, else 0. /readyz reports the database the same way
+// WatchDatabase exposes omnibus_database_up: up is the database's last
+// known state (storage.Health, pinged in the background), read at scrape
+// time without waiting on the database. /readyz reports the same state
 // without failing on it (a database outage is not a page outage).
-func (m *Metrics) WatchDatabase(ping func(ctx context.Context) error) {
+func (m *Metrics) WatchDatabase(up func() bool) {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "omnibus_database_up",
-		Help: "1 when the database answered a ping at scrape time, 0 when not (pages in the cache still serve).",
+		Help: "1 when the database answered the edge's last ping (one a second, 1 s timeout), 0 when not (pages in the cache still serve).",
 	}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		if ping(ctx) != nil {
-			return 0
+		if up() {
+			return 1
 		}
-		return 1
+		return 0
+	}))
+}
+
+// WatchAssetsPublished exposes omnibus_assets_published: 1 once this
+// build's hashed files are in the shared database (assets.KeepPublishing),
+// 0 while not: other builds' pages miss them on other edges meanwhile.
+func (m *Metrics) WatchAssetsPublished(published func() bool) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "omnibus_assets_published",
+		Help: "1 when this build's hashed files are in the shared database for the other builds' edges, 0 while not (retrying).",
+	}, func() float64 {
+		if published() {
+			return 1
+		}
+		return 0
 	}))
 }
 

@@ -97,7 +97,7 @@ func New(opts Options) *Proxy {
 			if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
 				status = http.StatusGatewayTimeout
 			}
-			log.Warn("proxy: renderer unavailable", "path", r.URL.Path, "request_id", request.ID(r), "err", err)
+			log.WarnContext(r.Context(), "proxy: renderer unavailable", "path", r.URL.Path, "err", err)
 			Unavailable(w, status)
 		},
 	}

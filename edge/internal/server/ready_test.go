@@ -16,33 +16,7 @@ import (
 	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
-	"omnibus/shared"
 )
-
-// cachedPaths are the route table's pages the page cache keeps (a "cache"
-// object, no parameter in the path).
-func cachedPaths(t *testing.T) []string {
-	t.Helper()
-	var table struct {
-		Routes []struct {
-			Path  string          `json:"path"`
-			Cache json.RawMessage `json:"cache"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, r := range table.Routes {
-		if strings.HasPrefix(string(r.Cache), "{") && !strings.ContainsAny(r.Path, ":*") {
-			paths = append(paths, r.Path)
-		}
-	}
-	if len(paths) < 5 {
-		t.Fatalf("only %d cached routes: %v", len(paths), paths)
-	}
-	return paths
-}
 
 // A database outage is not a site outage: with the edge's PostgreSQL
 // connection cut (a TCP proxy the test closes), every cached page still
@@ -50,30 +24,7 @@ func cachedPaths(t *testing.T) []string {
 // edge) and names the database unavailable in its body, and the metrics say
 // omnibus_database_up 0. Before: /readyz 503 for the whole outage.
 func TestDatabaseCutKeepsEdgeReady(t *testing.T) {
-	cut := edgetest.NewCutProxy(t, "127.0.0.1:5432")
-	db, err := storage.OpenPostgres(cut.Via(t, storagetest.EmptyPostgres(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.LimitPool(4, 500*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	e := edgetest.Start(t, edgetest.Options{DB: db, Config: func(c *config.Config) { c.MetricsAddr = "127.0.0.1:0" }})
-	paths := cachedPaths(t)
-	for _, p := range paths {
-		get(t, e.URL+p, nil) // a miss, stored
-		if res := get(t, e.URL+p, nil); res.Header.Get("X-Cache") != "HIT" {
-			t.Fatalf("%s: X-Cache %q after warming, want HIT", p, res.Header.Get("X-Cache"))
-		}
-	}
-	if status, r := readyz(t, e.URL); status != http.StatusOK || r.Checks["database"] != "ok" {
-		t.Fatalf("/readyz before the cut: %d %+v", status, r)
-	}
-	if up := scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "1" {
-		t.Fatalf("omnibus_database_up %q before the cut, want 1", up)
-	}
-
+	cut, e, paths := edgeBehindCutProxy(t)
 	cut.Cut()
 	// The pool notices on its next use; poll until /readyz says so.
 	poll.Until(t, 10*time.Second, func() bool {
@@ -92,27 +43,105 @@ func TestDatabaseCutKeepsEdgeReady(t *testing.T) {
 	if res := get(t, e.URL+"/healthz", nil); res.StatusCode != http.StatusOK {
 		t.Errorf("/healthz %d with the database cut", res.StatusCode)
 	}
-	if up := scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "0" {
+	if up := edgetest.Scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "0" {
 		t.Errorf("omnibus_database_up %q with the database cut, want 0", up)
 	}
 }
 
-// scrape is the value of the unlabelled series name at url.
-func scrape(t *testing.T, url, name string) string {
+// edgeBehindCutProxy starts an edge whose PostgreSQL connections go through
+// a CutProxy, with the route table's cached pages in its cache and the
+// database reported up.
+func edgeBehindCutProxy(t *testing.T) (*edgetest.CutProxy, *edgetest.Edge, []string) {
 	t.Helper()
-	res, err := http.Get(url)
+	cut, dbURL := edgetest.CutPostgres(t, storagetest.EmptyPostgres(t))
+	db, err := storage.OpenPostgres(dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
-	sc := bufio.NewScanner(res.Body)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			return v
+	t.Cleanup(func() { db.Close() })
+	if err := db.LimitPool(4, 500*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	e := edgetest.Start(t, edgetest.Options{DB: db, Config: func(c *config.Config) { c.MetricsAddr = "127.0.0.1:0" }})
+	paths := edgetest.CachedPaths(t)
+	for _, p := range paths {
+		get(t, e.URL+p, nil) // a miss, stored
+		if res := get(t, e.URL+p, nil); res.Header.Get("X-Cache") != "HIT" {
+			t.Fatalf("%s: X-Cache %q after warming, want HIT", p, res.Header.Get("X-Cache"))
 		}
 	}
-	return ""
+	if status, r := readyz(t, e.URL); status != http.StatusOK || r.Checks["database"] != "ok" {
+		t.Fatalf("/readyz before the cut: %d %+v", status, r)
+	}
+	if up := edgetest.Scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "1" {
+		t.Fatalf("omnibus_database_up %q before the cut, want 1", up)
+	}
+	return cut, e, paths
+}
+
+// probeTimeout is within the Kubernetes readiness probe's timeoutSeconds
+// (3, deploy/k8s/base/deployment.yaml), with room to spare on a busy
+// machine: a probe that waits longer fails, and two failures take the pod
+// out of the Service.
+const probeTimeout = time.Second
+
+// quickReadyz asks /readyz as the probe does, failing the test when the
+// answer takes probeTimeout or longer or is not 200.
+func quickReadyz(t *testing.T, base string) readiness {
+	t.Helper()
+	c := http.Client{Timeout: probeTimeout}
+	res, err := c.Get(base + "/readyz")
+	if err != nil {
+		t.Fatalf("/readyz: %v (the probe's deadline is %s)", err, probeTimeout)
+	}
+	defer res.Body.Close()
+	var r readiness
+	if err := json.NewDecoder(res.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("/readyz %d %+v, want 200", res.StatusCode, r)
+	}
+	return r
+}
+
+// A partition that drops packets (nothing refused, nothing answered: the
+// CutProxy's blackhole) does not make /readyz wait on the database: it
+// answers 200 within the probe's timeout every time, names the database
+// unavailable once the background pinger has given up on it, and so does
+// omnibus_database_up, scraped without waiting either; cached pages still
+// serve. Back to ok once the network is. Before: /readyz pinged the
+// database inside the probe for up to 3 s, so every probe of every edge
+// timed out and every pod left the Service.
+func TestDatabaseBlackholeKeepsReadyzFast(t *testing.T) {
+	cut, e, paths := edgeBehindCutProxy(t)
+	cut.Blackhole()
+	poll.Until(t, 10*time.Second, func() bool {
+		r := quickReadyz(t, e.URL)
+		return r.Checks["database"] == "unavailable" && r.Checks["renderer"] == "ok"
+	}, "/readyz never reported the blackholed database unavailable")
+	for range 3 { // and on every probe after, pings in flight or not
+		if r := quickReadyz(t, e.URL); r.Checks["database"] != "unavailable" {
+			t.Errorf("/readyz database %q while blackholed", r.Checks["database"])
+		}
+	}
+	for _, p := range paths {
+		res := get(t, e.URL+p, nil)
+		if res.StatusCode != http.StatusOK || res.Header.Get("X-Cache") != "HIT" {
+			t.Errorf("%s while blackholed: %d X-Cache %q, want 200 HIT", p, res.StatusCode, res.Header.Get("X-Cache"))
+		}
+	}
+	began := time.Now()
+	if up := edgetest.Scrape(t, e.App.MetricsURL, "omnibus_database_up"); up != "0" {
+		t.Errorf("omnibus_database_up %q while blackholed, want 0", up)
+	}
+	if took := time.Since(began); took >= probeTimeout {
+		t.Errorf("the scrape took %s while blackholed: it waited on the database", took)
+	}
+
+	cut.Restore()
+	poll.Until(t, 15*time.Second, func() bool { return quickReadyz(t, e.URL).Checks["database"] == "ok" },
+		"/readyz never reported the database back")
 }
 
 // Drain (SIGTERM's first phase): /readyz answers 503 at once, while pages

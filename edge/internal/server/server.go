@@ -63,10 +63,13 @@ type Options struct {
 	// Checks are run by /readyz, by name ("renderer"): one failing makes it
 	// 503, and the instance leaves the load balancer.
 	Checks map[string]Check
-	// Reports are run by /readyz too and named in its body, but do not make
-	// it fail ("database": cached pages, static files and the renderer's
-	// pages that need no data still answer while it is down).
-	Reports map[string]Check
+	// Reports are named in /readyz's body but do not make it fail
+	// ("database": cached pages, static files and the renderer's pages that
+	// need no data still answer while it is down). Each returns a state
+	// known already (storage.Health: a background pinger's last answer) and
+	// must not wait on anything: the probe answers within its timeout even
+	// when the database drops packets.
+	Reports map[string]func() error
 	// APIBodyLimit caps /api request bodies (default DefaultAPIBodyLimit).
 	APIBodyLimit int64
 	// Logger for the access log and errors (default slog.Default()).
@@ -98,7 +101,7 @@ type Server struct {
 	pages   atomic.Pointer[http.Handler]
 	assets  *assets.Handler
 	checks  map[string]Check
-	reports map[string]Check
+	reports map[string]func() error
 	log     *slog.Logger
 	http    *http.Server
 	limits  Limits
@@ -159,7 +162,7 @@ func New(opts Options) *Server {
 	e.Use(func(echo.HandlerFunc) echo.HandlerFunc { return s.chain })
 	s.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-			s.log.Error("panic", "err", err, "path", c.Request().URL.Path, "request_id", request.ID(c.Request()), "stack", string(stack))
+			s.log.ErrorContext(c.Request().Context(), "panic", "err", err, "path", c.Request().URL.Path, "stack", string(stack))
 			return err
 		},
 	}))
@@ -263,30 +266,31 @@ func (s *Server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
 	defer cancel()
 	type result struct {
-		name     string
-		err      error
-		required bool
+		name string
+		err  error
 	}
-	results := make(chan result, len(s.checks)+len(s.reports))
+	results := make(chan result, len(s.checks))
 	for name, check := range s.checks {
-		go func() { results <- result{name, check(ctx), true} }()
-	}
-	for name, check := range s.reports {
-		go func() { results <- result{name, check(ctx), false} }()
+		go func() { results <- result{name, check(ctx)} }()
 	}
 	checks := map[string]string{}
 	failed := []string{}
-	for range len(s.checks) + len(s.reports) {
+	state := func(err error) string {
+		if err != nil {
+			return "unavailable"
+		}
+		return "ok"
+	}
+	// A report's changes are logged where it is kept (storage.Health).
+	for name, report := range s.reports {
+		checks[name] = state(report())
+	}
+	for range len(s.checks) {
 		r := <-results
-		if r.err != nil {
+		if checks[r.name] = state(r.err); r.err != nil {
 			// The error names hosts, users and databases: the log only.
-			s.log.Warn("readyz: dependency down", "check", r.name, "err", r.err, "request_id", request.ID(c.Request()))
-			checks[r.name] = "unavailable"
-			if r.required {
-				failed = append(failed, r.name)
-			}
-		} else {
-			checks[r.name] = "ok"
+			s.log.WarnContext(ctx, "readyz: dependency down", "check", r.name, "err", r.err)
+			failed = append(failed, r.name)
 		}
 	}
 	if len(failed) > 0 {
@@ -490,7 +494,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 				detail = http.StatusText(status)
 			}
 		default:
-			log.Error("handler error", "err", err, "path", c.Request().URL.Path, "request_id", request.ID(c.Request()))
+			log.ErrorContext(c.Request().Context(), "handler error", "err", err, "path", c.Request().URL.Path)
 		}
 		if c.Request().Method == http.MethodHead {
 			c.NoContent(status)
