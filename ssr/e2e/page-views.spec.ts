@@ -53,7 +53,7 @@ test.describe("page views with JavaScript", () => {
     await expect(page.locator("main h1").first()).toBeVisible();
   }
 
-  test("a click-through counts each page once: the landing, a page with data, /features; hover prefetches do not count", async ({ browser }) => {
+  test("a click-through counts each page once: the landing, a page with data, /features, /login; hover prefetches do not count", async ({ browser }) => {
     const origin = edge!.origin;
     const ctx = await browser.newContext({ baseURL: origin, userAgent, javaScriptEnabled: true });
     const page = await ctx.newPage();
@@ -65,6 +65,10 @@ test.describe("page views with JavaScript", () => {
     await waitForHydration(page);
     await hoverThenClick(page, "Pricing", "/old-pricing"); // a route with a loader of its own
     await hoverThenClick(page, "Features", "/features"); // a page without data of its own
+    // A page whose clientLoader checks the sign-in status first (no prefetch of its data).
+    await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Sign in", exact: true }).click();
+    await page.waitForURL("**/login");
+    await expect(page.locator("main h1").first()).toBeVisible();
     // Staff read the counts: an account made staff by the operator's command on this edge's database.
     const email = `views-${Date.now()}@example.com`;
     const reg = await ctx.request.post("/api/v1/oaccount/register", {
@@ -84,7 +88,7 @@ test.describe("page views with JavaScript", () => {
         .slice(1)
         .map((line) => line.split(",")),
     );
-    expect(views).toEqual({ "/": "1", "/old-pricing": "1", "/features": "1" });
+    expect(views).toEqual({ "/": "1", "/old-pricing": "1", "/features": "1", "/login": "1" });
     // What the counts rest on: each page's data was prefetched on the hover, then asked for again by the click.
     for (const p of ["/old-pricing", "/features"]) {
       const prefetch = dataRequests.indexOf(`${p}.data prefetch`);
