@@ -18,6 +18,11 @@
 #       the edge has slots (bench/connflood.py), and fresh visitors' waits
 #   (j) a signed-in visitor's / (session lookup, the sign-in status's cached copy)
 #       against (k) the anonymous /login (never cached), alternating
+#   (l) the cache hit of / with a flood of landings mixed in, every other
+#       request under a new utm_campaign from a new Referer host
+#       (bench/landings.lua), against (l0) the same on the same edge built
+#       without visit counting (-tags analytics_nocount), alternating: what
+#       counting costs a cache hit (issue 30: at most 3%)
 # and, from the edge's Go benchmark, how soon a page is served again after
 # each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
@@ -68,13 +73,13 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
   echo $((20000 + RANDOM % 20000)); }
 EDGE_PORT=$(free_port); RENDERER_PORT=$(free_port); NGINX_PORT=$(free_port); FLOOR_PORT=$(free_port)
 TMP=$(mktemp -d /tmp/omnibus-bench.XXXXXX)
-EDGE_PID=""; NGINX_PID=""; FLOOR_PID=""
+EDGE_PID=""; NGINX_PID=""; FLOOR_PID=""; COUNT_PID=""; NOCOUNT_PID=""
 cleanup() {
   local pid
-  for pid in $FLOOR_PID $NGINX_PID $EDGE_PID; do
+  for pid in $FLOOR_PID $NGINX_PID $EDGE_PID $COUNT_PID $NOCOUNT_PID; do
     kill -TERM "$pid" 2>/dev/null || true
   done
-  for pid in $FLOOR_PID $NGINX_PID $EDGE_PID; do
+  for pid in $FLOOR_PID $NGINX_PID $EDGE_PID $COUNT_PID $NOCOUNT_PID; do
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
   done
@@ -304,6 +309,51 @@ EDGE_RSS=$(rss_kb "$EDGE_PID")
 RENDERER_PID=$(ps -o pid= --ppid "$EDGE_PID" | head -1 | tr -d ' ')
 RENDERER_RSS=$([ -n "$RENDERER_PID" ] && rss_kb "$RENDERER_PID" || echo 0)
 
+# (l) and (l0): two more edges, fresh and alike but for visit counting, both
+# built here from this tree (the second with -tags analytics_nocount,
+# edge/internal/analytics/count_off.go), each on its own SQLite; / warmed on
+# each, then the same requests (bench/landings.lua) to one and the other in
+# turn, PAIRS times, the medians kept as for (b) and (e).
+say "(l, l0) building the edge with and without visit counting..."
+(cd "$ROOT/edge" && go build -o "$TMP/edge-count" ./cmd/edge && go build -tags analytics_nocount -o "$TMP/edge-nocount" ./cmd/edge)
+# start_edge BINARY NAME: an edge like the first (no page warm-up: / is warmed
+# below), ready; its address in URL_<NAME>, its process id in PID_<NAME>.
+start_edge() {
+  local bin=$1 name=$2 port rport pid
+  port=$(free_port); rport=$(free_port)
+  OMNIBUS_ENV=development LISTEN_ADDR=127.0.0.1:$port RENDERER_PORT=$rport DATA_DIR=$TMP/data-$name CACHE_WARM=0 \
+    SSR_DIR=$SSR_DIR PUBLIC_URL=http://127.0.0.1:$port "$bin" >"$TMP/edge-$name.log" 2>&1 &
+  pid=$!
+  printf -v "PID_$name" '%s' "$pid"
+  printf -v "URL_$name" '%s' "http://127.0.0.1:$port"
+  for i in $(seq 600); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")" = 200 ] && break
+    kill -0 "$pid" 2>/dev/null || { tail -20 "$TMP/edge-$name.log" >&2; die "($name) the edge exited"; }
+    [ "$i" = 600 ] && { tail -20 "$TMP/edge-$name.log" >&2; die "($name) the edge was not ready in 60s"; }
+    sleep 0.1
+  done
+  curl -s -o /dev/null -H 'Accept-Encoding: br' "http://127.0.0.1:$port/"
+  curl -s -o /dev/null -D - -H 'Accept-Encoding: br' -H "User-Agent: $CHROME_UA" "http://127.0.0.1:$port/?utm_campaign=warm" |
+    tr -d '\r' | grep -qi '^x-cache: HIT' || die "($name) / with utm tags is not a cache hit"
+}
+start_edge "$TMP/edge-count" count; COUNT_PID=$PID_count
+start_edge "$TMP/edge-nocount" nocount; NOCOUNT_PID=$PID_nocount
+for i in $(seq "$PAIRS"); do
+  run "l$i" "$CONNS" "$URL_count/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/landings.lua"
+  run "l0$i" "$CONNS" "$URL_nocount/" "${BR[@]}" -H "User-Agent: $CHROME_UA" -s "$ROOT/bench/landings.lua"
+done
+median l
+median l0
+# What the counting edge stored (its last counts are written as it stops):
+# the day's campaigns and referring hosts held at the cap, 200 each and "other".
+kill -TERM "$COUNT_PID" "$NOCOUNT_PID" 2>/dev/null || true; wait "$COUNT_PID" "$NOCOUNT_PID" 2>/dev/null || true
+COUNT_ROWS=$(python3 -c '
+import sqlite3, sys
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+r = lambda k: db.execute("SELECT count(*), coalesce(sum(count), 0) FROM analytics_counts WHERE kind = ?", (k,)).fetchone()
+c, h, v = r("campaign"), r("referrer"), r("view")
+print(f"{c[0]} campaign rows ({c[1]} landings), {h[0]} referrer rows ({h[1]} landings), {v[1]} page views")' "$TMP/data-count/omnibus.db" 2>/dev/null || echo "not read")
+
 # --- the page's weight ----------------------------------------------------------
 html=$TMP/html/index.html
 size() { stat -c %s "$1"; }
@@ -347,6 +397,7 @@ JK99=$(ratio "$(field j 3)" "$(field k 3)")
 at_most() { awk -v v="$1" -v t="$2" 'BEGIN { print (v != "n/a" && v + 0 <= t ? "meets" : "MISSES") " the target ≤ " t }'; }
 SIGNED_IN_JSON=$(printf '{"signedIn": [%s, %s, %s], "anonymous": [%s, %s, %s]}' "$(field j 1)" "$(field j 2)" "$(field j 3)" "$(field k 1)" "$(field k 2)" "$(field k 3)")
 HG=$(ratio "$(field h 1)" "$(field g0 1)")
+LL0=$(ratio "$(field l 1)" "$(field l0 1)")
 
 # This run's figures for the side-by-side report (bench/side-by-side.mjs).
 # SIGNED_IN_JSON: the signed-in row's figures when a step above measured them
@@ -378,6 +429,8 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   row "(h) edge, cache hit, clean half, connection flood" h
   row "(j) edge, signed-in / (session, status copy)" j
   row "(k) edge, /login (anonymous, never cached)" k
+  row "(l) edge, cache hit, a flood of landings mixed in" l
+  row "(l0) the same, the edge built without counting" l0
   echo
   echo "Row (f): $CONNS connections, half asking for \`/\` cleanly (the figures above), half sending made-up session cookies and"
   echo "junk queries (bench/hostile.lua, $HOSTILE_RPS requests/s, $HOSTILE_MISSES of $HOSTILE_TOTAL answers not cache hits)."
@@ -404,8 +457,14 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo "| b/e (the edge's hit path vs that floor) | $BE | $(check "$BE" 0.9) |"
   echo "| j/k (signed-in / vs /login, requests/s) | $JK | $(check "$JK" 0.9) |"
   echo "| j/k p99 (signed-in / vs /login) | $JK99 | $(at_most "$JK99" 2) |"
+  echo "| l/l0 (cache hits with a flood of new campaigns and referrers, visit counting vs none) | $LL0 | $(check "$LL0" 0.97) |"
   echo
-  echo "Rows (b) and (e) are the medians of $PAIRS alternating runs each (requests/s: b $RUNS_b, e $RUNS_e); so are rows (j) and (k) (j $RUNS_j, k $RUNS_k)."
+  echo "Rows (b) and (e) are the medians of $PAIRS alternating runs each (requests/s: b $RUNS_b, e $RUNS_e); so are rows (j) and (k) (j $RUNS_j, k $RUNS_k)"
+  echo "and rows (l) and (l0) (l $RUNS_l, l0 $RUNS_l0)."
+  echo
+  echo "Rows (l) and (l0): $CONNS connections asking for \`/\`, every other request a landing under a new utm_campaign from a new Referer host"
+  echo "(bench/landings.lua), on two fresh edges alike but for visit counting (the second built with -tags analytics_nocount)."
+  echo "What the counting edge stored: $COUNT_ROWS."
   echo
   echo "Page cache warm-up at start (CACHE_WARM): $WARM_PAGES cacheable pages rendered and stored in $WARM_MS ms, one at a time (before issue 31: none; each page's first visitor waited for its render)."
   echo

@@ -83,7 +83,11 @@ type Tracker struct {
 	knownCampaigns map[campaign]bool
 	knownReferrers map[string]bool
 
-	flushMu sync.Mutex // one flush at a time
+	flushMu sync.Mutex // one flush at a time; pruned under it
+	pruned  string     // the day prune last ran
+	// beforeCommit, when set (tests), runs in a flush's transaction after
+	// its writes.
+	beforeCommit func()
 	// Totals since start, for Prometheus (pending excluded), under totMu.
 	totMu       sync.Mutex
 	viewTotals  []uint64
@@ -175,6 +179,7 @@ func (t *Tracker) Close() {
 var (
 	secPurposeKey = http.CanonicalHeaderKey("Sec-Purpose")
 	purposeKey    = http.CanonicalHeaderKey("Purpose")
+	xMozKey       = http.CanonicalHeaderKey("X-Moz")
 	swKey         = http.CanonicalHeaderKey("Service-Worker")
 	uaKey         = http.CanonicalHeaderKey("User-Agent")
 	refererKey    = http.CanonicalHeaderKey("Referer")
@@ -213,17 +218,37 @@ func statusOf(w http.ResponseWriter) int {
 }
 
 // notCounted: HEAD and other methods are not views, nor a browser's
-// prefetch or prerender (Sec-Purpose, or Purpose in older ones), nor the
-// service worker's own fetch of its script (Service-Worker: script).
+// prefetch or prerender (Sec-Purpose: prefetch, or prefetch;prerender;
+// Purpose: prefetch in older Chromium and Safari; X-Moz: prefetch in
+// Firefox), nor the service worker's own fetch of its script
+// (Service-Worker: script). Any other value of those headers is no reason
+// not to count.
 func notCounted(r *http.Request) bool {
 	h := r.Header
-	return r.Method != http.MethodGet || len(h[secPurposeKey]) > 0 || len(h[purposeKey]) > 0 || len(h[swKey]) > 0
+	return r.Method != http.MethodGet || prefetch(h[secPurposeKey]) || prefetch(h[purposeKey]) || prefetch(h[xMozKey]) || len(h[swKey]) > 0
+}
+
+// prefetch reports whether a Sec-Purpose, Purpose or X-Moz header says
+// prefetch: its first item, without parameters (Sec-Purpose is a
+// structured list: "prefetch;prerender", "prefetch;anonymous-client-ip").
+func prefetch(v []string) bool {
+	if len(v) == 0 {
+		return false
+	}
+	item := v[0]
+	if i := strings.IndexAny(item, ";,"); i >= 0 {
+		item = item[:i]
+	}
+	return strings.EqualFold(strings.TrimSpace(item), "prefetch")
 }
 
 // count records a page request once answered: a view (or a crawler's
 // visit) when the answer is a page (200, or 304 to a browser's own copy)
 // of a route of the table.
 func (t *Tracker) count(status int, r *http.Request, path, rawQuery string) {
+	if countingOff {
+		return // the bench's build without counting (count_off.go)
+	}
 	if (status != http.StatusOK && status != http.StatusNotModified) || notCounted(r) {
 		return
 	}

@@ -28,13 +28,20 @@ import (
 // matched once. A flood of made-up ones only overwrites slots (memory
 // fixed), and at most matchesPerSecond of them are matched (CPU bounded);
 // past that a user agent counts as a browser and is not remembered.
+//
+// A user agent that holds a name of the crawlers list (googlebot, bingbot:
+// a substring search of 16 short words) has a budget of its own, so a flood
+// of made-up user agents can neither spend it nor, by overwriting its slot,
+// turn a search engine into visitors; past that budget too (a flood that
+// names crawlers), the name decides without the patterns.
 type bots struct {
-	plain  []*regexp.Regexp
-	look   []*regexp2.Regexp
-	names  []crawlerName
-	seed   maphash.Seed
-	budget *rate.Limiter
-	slots  [botSlots]atomic.Uint64 // hash's high bits | answer+2 in the low 12
+	plain       []*regexp.Regexp
+	look        []*regexp2.Regexp
+	names       []crawlerName
+	seed        maphash.Seed
+	budget      *rate.Limiter           // user agents that name no crawler
+	namedBudget *rate.Limiter           // those that do
+	slots       [botSlots]atomic.Uint64 // hash's high bits | answer+2 in the low 12
 }
 
 type crawlerName struct{ Name, Match string }
@@ -46,7 +53,8 @@ const (
 	// with it); browsers send 100-300 bytes.
 	maxUA = 512
 	// matchesPerSecond bounds the pattern runs for user agents not in the
-	// table (a burst of as many is allowed).
+	// table (a burst of as many is allowed), for those that name a crawler
+	// and for the others each.
 	matchesPerSecond = 200
 )
 
@@ -64,7 +72,8 @@ func parseBots(botsJSON []byte) (*bots, error) {
 	if len(f.Crawlers)+2 > answerBits {
 		return nil, fmt.Errorf("analytics: bots.json names too many crawlers")
 	}
-	b := &bots{names: f.Crawlers, seed: maphash.MakeSeed(), budget: rate.NewLimiter(matchesPerSecond, matchesPerSecond)}
+	b := &bots{names: f.Crawlers, seed: maphash.MakeSeed(), budget: rate.NewLimiter(matchesPerSecond, matchesPerSecond),
+		namedBudget: rate.NewLimiter(matchesPerSecond, matchesPerSecond)}
 	for _, p := range f.Patterns {
 		if strings.Contains(p, "(?<") || strings.Contains(p, "(?=") || strings.Contains(p, "(?!") {
 			re, err := regexp2.Compile(p, regexp2.IgnoreCase|regexp2.ECMAScript)
@@ -105,27 +114,46 @@ func (b *bots) crawler(ua string) int {
 	if v := slot.Load(); v&^answerBits == h&^answerBits && v&answerBits != 0 {
 		return int(v&answerBits) - 2
 	}
-	if !b.budget.Allow() {
+	lower := lowerUA(ua)
+	named := b.nameIn(lower)
+	switch {
+	case named >= 0 && !b.namedBudget.Allow():
+		return named // a crawler's name, past its budget: the name decides
+	case named < 0 && !b.budget.Allow():
 		return -1
 	}
-	i := b.match(ua)
+	i := b.match(lower, named)
 	slot.Store(h&^answerBits | uint64(i+2))
 	return i
 }
 
-// match runs the pattern (uncached).
-func (b *bots) match(ua string) int {
+// lowerUA is the user agent as matched: cut at maxUA, lower case.
+func lowerUA(ua string) string {
 	if len(ua) > maxUA {
 		ua = ua[:maxUA]
 	}
-	lower := strings.ToLower(ua)
-	if !b.isBot(lower) {
-		return -1
-	}
+	return strings.ToLower(ua)
+}
+
+// nameIn is the first crawler of the list whose name a lower-cased user
+// agent holds, or -1.
+func (b *bots) nameIn(lower string) int {
 	for i, n := range b.names {
 		if strings.Contains(lower, n.Match) {
 			return i
 		}
+	}
+	return -1
+}
+
+// match runs the patterns (uncached) on a lower-cased user agent that
+// names crawler named (-1: none).
+func (b *bots) match(lower string, named int) int {
+	switch {
+	case !b.isBot(lower):
+		return -1
+	case named >= 0:
+		return named
 	}
 	return len(b.names)
 }

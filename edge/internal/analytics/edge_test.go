@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -127,13 +129,25 @@ func TestViewsCountedHowEverAnswered(t *testing.T) {
 		if res, body := c.get("/login", "Referer", same); res.StatusCode != 200 || !strings.Contains(body, "rest of the stream") {
 			t.Fatalf("/login: %d %q", res.StatusCode, body)
 		}
-		// No JavaScript: documents only. With: the next page is a .data request.
+		// No JavaScript: documents only. With: a click is the page's data
+		// request, as React Router sends it (/features.data?_routes=features;
+		// every route module has a server loader: ssr/app/page-views.test.ts).
 		c.get("/features", "Referer", same)
-		c.get("/features.data", "Referer", same+"features")
+		c.get("/features.data?_routes=features", "Referer", same+"features")
 		c.get("/blog/article/festive-season-checklist", "Referer", same) // an article of shared/content/blog
+		// A hover prefetches the data (not a view); the click then asks for it
+		// again with the prefetch's ETag (Chromium revalidates: max-age=0) and
+		// gets a 304: one view.
+		res, _ := c.get("/blog.data?_routes=blog", "Referer", same, "Sec-Purpose", "prefetch")
+		if res.StatusCode != 200 || res.Header.Get("ETag") == "" {
+			t.Fatalf("/blog.data prefetch: %d ETag %q", res.StatusCode, res.Header.Get("ETag"))
+		}
+		if res, _ := c.get("/blog.data?_routes=blog", "Referer", same, "If-None-Match", res.Header.Get("ETag")); res.StatusCode != http.StatusNotModified {
+			t.Fatalf("/blog.data after its prefetch: %d, want 304", res.StatusCode)
+		}
 
 		// A short link: a 302 to the clean target, counted under its campaign.
-		res, _ := c.get("/go/spring-ai", "Referer", "https://mail.example.net/inbox")
+		res, _ = c.get("/go/spring-ai", "Referer", "https://mail.example.net/inbox")
 		if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/features#ai" {
 			t.Fatalf("/go/spring-ai: %d Location %q", res.StatusCode, res.Header.Get("Location"))
 		}
@@ -150,6 +164,7 @@ func TestViewsCountedHowEverAnswered(t *testing.T) {
 		want(t, got, "view|/login|", 1)
 		want(t, got, "view|/features|", 3)
 		want(t, got, "view|/blog/article/:slug|", 1)
+		want(t, got, "view|/blog|", 1)
 		want(t, got, "view|/old-pricing|", 1)
 		want(t, got, "click|spring-ai|/features#ai", 1)
 		want(t, got, "campaign|spring-2026|newsletter/email", 1)
@@ -157,10 +172,26 @@ func TestViewsCountedHowEverAnswered(t *testing.T) {
 		want(t, got, "referrer|(direct)|", 1)
 		want(t, got, "referrer|mail.example.net|", 1)
 		want(t, got, "referrer|linkedin.com|", 1)
-		if n := len(got); n != 11 {
-			t.Errorf("%d keys, want 11: %v", n, got)
+		if n := len(got); n != 12 {
+			t.Errorf("%d keys, want 12: %v", n, got)
 		}
 	})
+}
+
+// An unknown short link is the site's 404 page, and no click of anything.
+func TestUnknownShortLink(t *testing.T) {
+	db := storagetest.SQLite(t)
+	e := start(t, db, nil)
+	c := newClient(t, e.URL)
+	for _, p := range []string{"/go/nope", "/go/Spring-AI", "/go/spring-ai/x"} {
+		res, body := c.get(p, "Referer", "https://mail.example.net/")
+		if res.StatusCode != http.StatusNotFound || !strings.Contains(body, "Page not found") || res.Header.Get("Location") != "" {
+			t.Errorf("%s: %d Location %q %q, want the 404 page", p, res.StatusCode, res.Header.Get("Location"), body)
+		}
+	}
+	if got := counts(t, db, e); len(got) != 0 {
+		t.Errorf("counted %v", got)
+	}
 }
 
 // What is not a page view: HEAD, prefetches and prerenders, the service
@@ -310,6 +341,28 @@ func staffCommand(t *testing.T, db *storage.DB, args ...string) {
 	}
 }
 
+// Granting staff to an address with no account names the database the
+// command opened (the file, or PostgreSQL's database and host), so an
+// operator sees at once when it is not the edge's.
+func TestStaffCommandNamesItsDatabase(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		var out, errOut strings.Builder
+		if code := analytics.RunStaffCommand([]string{"grant", "nobody@example.com"}, db, &out, &errOut); code != 1 {
+			t.Fatalf("exit %d, want 1", code)
+		}
+		want := ""
+		if u, err := url.Parse(storagetest.PostgresURL()); err == nil {
+			want = fmt.Sprintf("%q on %s:", strings.TrimPrefix(u.Path, "/"), u.Hostname())
+		}
+		if !db.Postgres {
+			want, _, _ = strings.Cut(db.DSN, "?")
+		}
+		if msg := errOut.String(); !strings.Contains(msg, "nobody@example.com") || !strings.Contains(msg, want) {
+			t.Errorf("%q does not name %q", msg, want)
+		}
+	})
+}
+
 // The staff page is the 404 page to anyone but staff (anonymous, signed
 // in, or claiming staff on sign-up); the operator's command makes an
 // account staff, and staff see the counts: a chart drawn on the server
@@ -348,9 +401,26 @@ func TestStaffPage(t *testing.T) {
 		if res.Header.Get("X-Robots-Tag") == "" || !strings.Contains(body, `<meta name="robots" content="noindex`) {
 			t.Errorf("not noindex: %v", res.Header)
 		}
-		csp := res.Header.Get("Content-Security-Policy")
-		if !strings.Contains(csp, "script-src") || strings.Contains(body, "<script") {
-			t.Errorf("CSP %q or a script on the page", csp)
+		// The site's security headers, and its CSP with this answer's nonce,
+		// the one its <style> carries; no script at all.
+		page, _ := anon.get("/login") // a page the edge's renderer draws per request, as this one
+		for _, h := range []string{"X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy", "Permissions-Policy",
+			"Cross-Origin-Opener-Policy", "Cross-Origin-Resource-Policy", "Strict-Transport-Security"} {
+			if got, want := res.Header.Values(h), page.Header.Values(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s: %q, the site's pages: %q", h, got, want)
+			}
+		}
+		nonce := regexp.MustCompile(`<style nonce="([^"]+)">`).FindStringSubmatch(body)
+		pageCSP := page.Header.Get("Content-Security-Policy")
+		pageNonce := regexp.MustCompile(`'nonce-([^']+)'`).FindStringSubmatch(pageCSP)
+		if nonce == nil || pageNonce == nil {
+			t.Fatalf("no <style nonce> on the staff page, or no nonce in the site's CSP %q", pageCSP)
+		}
+		if csp, want := res.Header.Get("Content-Security-Policy"), strings.ReplaceAll(pageCSP, pageNonce[1], nonce[1]); csp != want || nonce[1] == pageNonce[1] {
+			t.Errorf("staff page CSP\n%q\nwant the site's, with the style's nonce %q:\n%q", csp, nonce[1], want)
+		}
+		if strings.Contains(body, "<script") {
+			t.Error("a script on the staff page")
 		}
 		// The chart without JavaScript: 30 bars, today's holding the visit.
 		if n := strings.Count(body, `<rect class="bar"`); n != analytics.ReportDays {

@@ -130,6 +130,7 @@ func BenchmarkBotMatch(b *testing.B) {
 	}
 	ua := "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
 	for b.Loop() {
-		bots.match(ua)
+		lower := lowerUA(ua)
+		bots.match(lower, bots.nameIn(lower))
 	}
 }

@@ -2,7 +2,9 @@ package analytics
 
 import (
 	"context"
+	"slices"
 	"sort"
+	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -34,11 +36,19 @@ const (
 // there (so edges sharing a database add up), in one transaction. Campaigns
 // and referrers new to the day's rows are folded into Other once the day
 // holds Cap of them, whichever edge wrote those. On failure the counts are
-// put back for the next flush.
+// put back for the next flush. Once a day it also deletes the rows older
+// than Retention.
 func (t *Tracker) Flush(ctx context.Context) error {
 	t.flushMu.Lock()
 	defer t.flushMu.Unlock()
-	day := t.opts.Now().UTC().Format("2006-01-02")
+	now := t.opts.Now().UTC()
+	day := now.Format("2006-01-02")
+	if t.pruned != day {
+		if err := t.prune(ctx, now); err != nil {
+			return err // the counts stay pending for the next flush
+		}
+		t.pruned = day
+	}
 
 	var rows []Count
 	nRoutes := len(t.views)
@@ -95,10 +105,16 @@ func (t *Tracker) Flush(ctx context.Context) error {
 		// The same order on every edge: concurrent upserts of overlapping
 		// keys on PostgreSQL then wait for each other instead of deadlocking.
 		sort.Slice(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
-		return tx.Clauses(clause.OnConflict{
+		if err := tx.Clauses(clause.OnConflict{
 			Columns:   []clause.Column{{Name: "day"}, {Name: "kind"}, {Name: "dim1"}, {Name: "dim2"}},
 			DoUpdates: clause.Assignments(map[string]any{"count": gorm.Expr("analytics_counts.count + excluded.count")}),
-		}).CreateInBatches(rows, 500).Error
+		}).CreateInBatches(rows, 500).Error; err != nil {
+			return err
+		}
+		if t.beforeCommit != nil {
+			t.beforeCommit()
+		}
+		return nil
 	})
 	if err != nil {
 		t.putBack(rows)
@@ -106,10 +122,27 @@ func (t *Tracker) Flush(ctx context.Context) error {
 	return err
 }
 
+// capLockKey names the PostgreSQL advisory lock of a day's campaigns or
+// referrers: one per schema, day and kind (databases in separate schemas
+// of one server do not wait for each other).
+const capLockKey = "hashtext('omnibus.analytics.' || coalesce(current_schema(), '') || '.' || ? || '.' || ?)"
+
 // capNew folds campaigns and referrers that the day's rows do not hold yet
 // into Other once they hold Cap of that kind (rows is changed in place).
+// On PostgreSQL, edges flushing at once would each read the day's rows
+// before the other's commit and each add up to Cap new ones: a transaction
+// lock per day and kind makes them take turns (the second reads what the
+// first wrote). SQLite has one writer at a time (_txlock=immediate).
 func (t *Tracker) capNew(tx *gorm.DB, day string, rows []Count) error {
 	for _, kind := range []string{KindCampaign, KindReferrer} {
+		if !slices.ContainsFunc(rows, func(r Count) bool { return r.Kind == kind }) {
+			continue
+		}
+		if t.db.Postgres {
+			if err := tx.Exec("SELECT pg_advisory_xact_lock("+capLockKey+")", day, kind).Error; err != nil {
+				return err
+			}
+		}
 		var have []Count
 		if err := tx.Select("dim1", "dim2").Where("day = ? AND kind = ?", day, kind).Find(&have).Error; err != nil {
 			return err
@@ -163,22 +196,29 @@ func less(a, b Count) bool {
 	return a.Dim2 < b.Dim2
 }
 
-// putBack returns unwritten counts to the pending ones (views and crawls to
-// their maps' Other/route slots are kept simple: by key lookup).
+// putBack returns unwritten counts to the pending ones, found by their
+// keys. Views and crawls leave the totals since start (Totals: Prometheus)
+// as they return to pending, so the sum of the two, what a scrape reads,
+// neither drops nor counts them twice.
 func (t *Tracker) putBack(rows []Count) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.totMu.Lock()
+	defer t.totMu.Unlock()
 	for _, r := range rows {
+		n := uint64(r.Count)
 		switch r.Kind {
 		case KindView:
 			if i := t.routes.of(r.Dim1); i >= 0 {
-				t.views[i].Add(uint64(r.Count))
+				t.views[i].Add(n)
+				t.viewTotals[i] -= n
 			}
 		case KindCrawl:
 			if i := t.routes.of(r.Dim2); i >= 0 {
 				for c := range t.bots.count() {
 					if t.bots.name(c) == r.Dim1 {
-						t.crawls[c*len(t.views)+i].Add(uint64(r.Count))
+						t.crawls[c*len(t.views)+i].Add(n)
+						t.crawlTotals[c] -= n
 					}
 				}
 			}
@@ -203,4 +243,15 @@ func cutSlash(s string) (string, string, bool) {
 		}
 	}
 	return s, "", false
+}
+
+// Retention is how long counts are kept: rows of days older than this many
+// days are deleted (docs/analytics.md). 400 days: a year back, and the
+// same month of the year before.
+const Retention = 400
+
+// prune deletes the rows of days older than Retention.
+func (t *Tracker) prune(ctx context.Context, now time.Time) error {
+	oldest := now.AddDate(0, 0, -Retention).Format("2006-01-02")
+	return t.db.WithContext(ctx).Where("day < ?", oldest).Delete(&Count{}).Error
 }

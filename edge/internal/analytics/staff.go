@@ -3,7 +3,10 @@ package analytics
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"omnibus/edge/internal/storage"
 )
@@ -37,7 +40,8 @@ func RunStaffCommand(args []string, db *storage.DB, stdout, stderr io.Writer) in
 		return 1
 	}
 	if res.RowsAffected == 0 {
-		fmt.Fprintf(stderr, "edge staff: no account with the e-mail address %s\n", email)
+		fmt.Fprintf(stderr, "edge staff: no account with the e-mail address %s in %s: sign up on the site first, "+
+			"and run this with the edge's DATABASE_URL or DATA_DIR (make run: from the repository's root, edge/bin/edge staff grant EMAIL)\n", email, where(db))
 		return 1
 	}
 	if args[0] == "grant" {
@@ -46,4 +50,21 @@ func RunStaffCommand(args []string, db *storage.DB, stdout, stderr io.Writer) in
 		fmt.Fprintf(stdout, "%s is no longer staff\n", email)
 	}
 	return 0
+}
+
+// where names the database db is (never a password): the SQLite file's
+// path, or PostgreSQL's database, host and port.
+func where(db *storage.DB) string {
+	if !db.Postgres {
+		path, _, _ := strings.Cut(db.DSN, "?")
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		return "the SQLite database " + path
+	}
+	cfg, err := pgconn.ParseConfig(db.DSN)
+	if err != nil {
+		return "the PostgreSQL database of DATABASE_URL"
+	}
+	return fmt.Sprintf("the PostgreSQL database %q on %s:%d", cfg.Database, cfg.Host, cfg.Port)
 }

@@ -5,6 +5,12 @@ import routeCopy from "virtual:route-copy";
 export const handle = { routeCopy };
 export const meta = routeMeta;
 
+// An (empty) server loader: React Router asks the edge for this page's data
+// (/forgot-password.data) only for a route that has one, and that request is how the
+// edge counts a client-side navigation here as a page view (issue 30,
+// docs/analytics.md; app/page-views.test.ts fails without it).
+export const loader = () => null;
+
 export default function ForgotPasswordPage() {
   return <ForgotPasswordForm />;
 }

@@ -1,0 +1,103 @@
+// Issue 30: page views of a visitor with JavaScript, counted at the edge from
+// what the real client sends. A client-side navigation reaches the edge only
+// as the page's data request (/features.data?_routes=features); a hover first
+// prefetches it (Sec-Purpose: prefetch, not counted), and the click then
+// revalidates it (If-None-Match, counted once: the answer carries max-age=0).
+// Its own edge (a fresh SQLite database), so the counts are this test's alone.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { settle, signUpHeaders, waitForHydration } from "./helpers";
+import { startLocalEdge, type LocalEdge } from "./local-edge";
+
+/** A loopback port free right now (the edge and its renderer bind them next). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// A browser's user agent: isbot (and so the counter) takes HeadlessChrome for a bot.
+const userAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+
+test.describe("page views with JavaScript", () => {
+  let edge: LocalEdge | undefined;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-views-"));
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    edge = await startLocalEdge({
+      port: await freePort(),
+      rendererPort: String(await freePort()),
+      oidcAddr: `127.0.0.1:${await freePort()}`,
+      // E2E_SSR_DIR: a copy of server.js + build/, as for the shared e2e edge (playwright.config.ts).
+      env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
+    });
+  });
+  test.afterAll(() => edge?.stop());
+
+  /** Hovers the navigation's link (its data is prefetched), then clicks it: a client-side navigation. */
+  async function hoverThenClick(page: Page, name: string, pathname: string) {
+    const link = page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name, exact: true });
+    await link.hover();
+    await settle(page); // the hover's prefetch is done before the click
+    await link.click();
+    await page.waitForURL(`**${pathname}`);
+    await expect(page.locator("main h1").first()).toBeVisible();
+  }
+
+  test("a click-through counts each page once: the landing, a page with data, /features, /login; hover prefetches do not count", async ({ browser }) => {
+    const origin = edge!.origin;
+    const ctx = await browser.newContext({ baseURL: origin, userAgent, javaScriptEnabled: true });
+    const page = await ctx.newPage();
+    const dataRequests: string[] = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname.endsWith(".data")) dataRequests.push(`${new URL(r.url()).pathname} ${r.headers()["sec-purpose"] ?? "navigation"}`);
+    });
+    await page.goto("/");
+    await waitForHydration(page);
+    await hoverThenClick(page, "Pricing", "/old-pricing"); // a route with a loader of its own
+    await hoverThenClick(page, "Features", "/features"); // a page without data of its own
+    // A page whose clientLoader checks the sign-in status first (no prefetch of its data).
+    await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Sign in", exact: true }).click();
+    await page.waitForURL("**/login");
+    await expect(page.locator("main h1").first()).toBeVisible();
+    // Staff read the counts: an account made staff by the operator's command on this edge's database.
+    const email = `views-${Date.now()}@example.com`;
+    const reg = await ctx.request.post("/api/v1/oaccount/register", {
+      headers: signUpHeaders(origin),
+      data: { name: "Ana Lima", email, password: "correct horse battery", storeName: `views-${Date.now()}` },
+    });
+    expect(reg.status()).toBe(201);
+    execFileSync(path.join(import.meta.dirname, "..", "..", "edge", "bin", "edge"), ["staff", "grant", email], {
+      env: { ...process.env, OMNIBUS_ENV: "development", DATA_DIR: dataDir, DATABASE_URL: "" },
+    });
+    const csv = await ctx.request.get("/staff/insights/pages.csv");
+    expect(csv.status()).toBe(200);
+    const views = Object.fromEntries(
+      (await csv.text())
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.split(",")),
+    );
+    expect(views).toEqual({ "/": "1", "/old-pricing": "1", "/features": "1", "/login": "1" });
+    // What the counts rest on: each page's data was prefetched on the hover, then asked for again by the click.
+    for (const p of ["/old-pricing", "/features"]) {
+      const prefetch = dataRequests.indexOf(`${p}.data prefetch`);
+      expect(prefetch, `${p}: a prefetch on the hover (${dataRequests})`).toBeGreaterThanOrEqual(0);
+      expect(dataRequests.indexOf(`${p}.data navigation`, prefetch), `${p}: the click's request after it (${dataRequests})`).toBeGreaterThan(prefetch);
+    }
+    const staff = await ctx.newPage();
+    await staff.goto("/staff/insights");
+    await expect(staff.locator("#pages ~ table").first()).toContainText("/features");
+    await ctx.close();
+  });
+});
