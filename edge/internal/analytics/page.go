@@ -47,7 +47,7 @@ func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 	h.Add("Vary", "Cookie")
 	rep, err := t.Report(r.Context())
 	if err != nil {
-		t.log.Error("analytics: staff page", "err", err)
+		t.log.ErrorContext(r.Context(), "analytics: staff page", "err", err)
 		h.Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprint(w, `{"errorDetail":"The counts cannot be read right now. Please try again."}`)
@@ -64,7 +64,7 @@ func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	if r.Method == http.MethodGet {
 		if err := pageTemplate.Execute(w, pageData{Report: rep, Nonce: security.Nonce(r), Chart: chart(rep)}); err != nil {
-			t.log.Warn("analytics: staff page", "err", err)
+			t.log.WarnContext(r.Context(), "analytics: staff page", "err", err)
 		}
 	}
 	return true
@@ -74,7 +74,7 @@ func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 func (t *Tracker) IsStaff(ctx context.Context, accountID uint64) bool {
 	var staff []bool
 	if err := t.db.WithContext(ctx).Table("accounts").Where("id = ?", accountID).Pluck("staff", &staff).Error; err != nil {
-		t.log.Error("analytics: staff lookup", "err", err)
+		t.log.ErrorContext(ctx, "analytics: staff lookup", "err", err)
 		return false
 	}
 	return len(staff) == 1 && staff[0]
