@@ -162,7 +162,8 @@ const (
 
 func chart(rep *Report) chartData {
 	c := chartData{Width: chartW, Height: chartH, Top: padT}
-	top := niceMax(rep.Max)
+	step := tickStep(rep.Max)
+	top := 4 * step
 	plotH := chartH - padB - padT
 	slot := (chartW - padL) / len(rep.Days)
 	for i, d := range rep.Days {
@@ -176,29 +177,24 @@ func chart(rep *Report) chartData {
 		}
 		c.Bars = append(c.Bars, b)
 	}
-	for _, f := range []int64{0, 1, 2, 3, 4} {
-		v := top * f / 4
+	for f := range int64(5) {
+		v := step * f
 		c.Ticks = append(c.Ticks, tick{Y: padT + plotH - int(int64(plotH)*v/top), Label: strconv.FormatInt(v, 10)})
 	}
 	return c
 }
 
-// niceMax is the chart's top: at least 4, rounded up to 1, 2 or 5 times a
-// power of ten, divisible by 4 where it can be.
-func niceMax(v int64) int64 {
-	if v < 4 {
-		return 4
-	}
-	p := int64(1)
-	for p*10 <= v {
-		p *= 10
-	}
-	for _, m := range []int64{1, 2, 4, 5, 8, 10} {
-		if m*p >= v {
-			return m * p
+// tickStep is the chart's step between its five ticks: the smallest 1, 2 or
+// 5 times a power of ten whose four steps reach v, so the top (four steps)
+// and every tick label are whole numbers at evenly spaced lines.
+func tickStep(v int64) int64 {
+	for p := int64(1); ; p *= 10 {
+		for _, m := range []int64{1, 2, 5} {
+			if 4*m*p >= v {
+				return m * p
+			}
 		}
 	}
-	return 10 * p
 }
 
 var pageTemplate = template.Must(template.New("insights").Funcs(template.FuncMap{
