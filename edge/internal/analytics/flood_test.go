@@ -122,6 +122,28 @@ func BenchmarkCountView(b *testing.B) {
 	}
 }
 
+// The costliest view: a landing under a campaign and from a host never seen
+// before (past the day's cap, so "other"), as a flood of utm values and
+// Referer headers sends (bench rows (l)/(l0) measure it end to end).
+func BenchmarkCountFloodLanding(b *testing.B) {
+	tr := newTracker(b, storagetest.SQLite(b))
+	const n = 4096
+	reqs := make([]*http.Request, n)
+	queries := make([]string, n)
+	for i := range reqs {
+		reqs[i] = httptest.NewRequest(http.MethodGet, "/", nil)
+		reqs[i].Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36")
+		reqs[i].Header.Set("Referer", fmt.Sprintf("https://h%d.example.net/", i))
+		queries[i] = fmt.Sprintf("utm_source=s%d&utm_medium=email&utm_campaign=c%d", i, i)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		tr.count(http.StatusOK, reqs[i%n], "/", queries[i%n])
+		i++
+	}
+}
+
 // A user agent not seen before: the pattern itself (once per user agent).
 func BenchmarkBotMatch(b *testing.B) {
 	bots, err := parseBots(shared.BotsJSON)
