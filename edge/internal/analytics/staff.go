@@ -3,10 +3,7 @@ package analytics
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
-
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"omnibus/edge/internal/storage"
 )
@@ -41,7 +38,7 @@ func RunStaffCommand(args []string, db *storage.DB, stdout, stderr io.Writer) in
 	}
 	if res.RowsAffected == 0 {
 		fmt.Fprintf(stderr, "edge staff: no account with the e-mail address %s in %s: sign up on the site first, "+
-			"and run this with the edge's DATABASE_URL or DATA_DIR (make run: from the repository's root, edge/bin/edge staff grant EMAIL)\n", email, where(db))
+			"and run this with the edge's DATABASE_URL or DATA_DIR (make run: from the repository's root, edge/bin/edge staff grant EMAIL)\n", email, db.Describe())
 		return 1
 	}
 	if args[0] == "grant" {
@@ -50,21 +47,4 @@ func RunStaffCommand(args []string, db *storage.DB, stdout, stderr io.Writer) in
 		fmt.Fprintf(stdout, "%s is no longer staff\n", email)
 	}
 	return 0
-}
-
-// where names the database db is (never a password): the SQLite file's
-// path, or PostgreSQL's database, host and port.
-func where(db *storage.DB) string {
-	if !db.Postgres {
-		path, _, _ := strings.Cut(db.DSN, "?")
-		if abs, err := filepath.Abs(path); err == nil {
-			path = abs
-		}
-		return "the SQLite database " + path
-	}
-	cfg, err := pgconn.ParseConfig(db.DSN)
-	if err != nil {
-		return "the PostgreSQL database of DATABASE_URL"
-	}
-	return fmt.Sprintf("the PostgreSQL database %q on %s:%d", cfg.Database, cfg.Host, cfg.Port)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/glebarez/sqlite"
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -164,4 +165,22 @@ func IsUniqueViolation(err error) bool {
 
 func gormConfig() *gorm.Config {
 	return &gorm.Config{Logger: logger.Default.LogMode(logger.Silent), TranslateError: true}
+}
+
+// Describe names the database (never a password), for an operator's
+// command that must say which one it opened: the SQLite file's path, or
+// PostgreSQL's database, host and port.
+func (db *DB) Describe() string {
+	if !db.Postgres {
+		path, _, _ := strings.Cut(db.DSN, "?")
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		return "the SQLite database " + path
+	}
+	cfg, err := pgconn.ParseConfig(db.DSN)
+	if err != nil {
+		return "the PostgreSQL database of DATABASE_URL"
+	}
+	return fmt.Sprintf("the PostgreSQL database %q on %s:%d", cfg.Database, cfg.Host, cfg.Port)
 }
