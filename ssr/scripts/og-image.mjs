@@ -1,10 +1,13 @@
 // Renders the social preview image (Open Graph / Twitter card), 1200×630 JPEG,
 // to public/og-image.jpg with Debian's Chromium. Run by hand when the brand
 // changes: `node scripts/og-image.mjs` (the image is committed).
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
-const out = fileURLToPath(new URL("../public/og-image.jpg", import.meta.url));
+// Its headline is the card's alt text too (shared/content/site.json's socialCard).
+const { socialCard } = JSON.parse(readFileSync(new URL("../../shared/content/site.json", import.meta.url), "utf8"));
+const out = fileURLToPath(new URL(`../public${socialCard.src}`, import.meta.url));
 const html = `<!doctype html><html><head><style>
   * { margin: 0; box-sizing: border-box; }
   body { width: 1200px; height: 630px; font-family: ui-sans-serif, system-ui, "DejaVu Sans", sans-serif;
@@ -18,7 +21,7 @@ const html = `<!doctype html><html><head><style>
   .chips span { font-size: 24px; padding: 10px 22px; border-radius: 999px; background: rgba(255,255,255,.14); }
 </style></head><body>
   <div class="brand"><div class="mark"><svg width="48" height="48" viewBox="0 0 64 64"><circle cx="32" cy="32" r="20" fill="none" stroke="#fff" stroke-width="9"/><circle cx="32" cy="32" r="6" fill="#fff"/></svg></div>Omnibus</div>
-  <div><h1>Sell everywhere from one AI-powered platform</h1>
+  <div><h1>${socialCard.headline}</h1>
   <p style="margin-top:20px">Website, point-of-sale, mobile app and the marketplace in one system.</p></div>
   <div class="chips"><span>One-click shipping</span><span>AI product copy</span><span>99.99% uptime</span></div>
 </body></html>`;

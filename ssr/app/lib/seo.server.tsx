@@ -146,7 +146,7 @@ function imageOf(pagePath: string): { src: string; width: number; height: number
     images = file ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {};
   }
   const src = images[pagePath];
-  return src ? { src, width: OG_IMAGE_SIZE.width, height: OG_IMAGE_SIZE.height } : { src: SOCIAL_IMAGE.path, width: SOCIAL_IMAGE.width, height: SOCIAL_IMAGE.height };
+  return src ? { src, ...OG_IMAGE_SIZE } : SOCIAL_IMAGE;
 }
 
 /**
@@ -156,8 +156,8 @@ function imageOf(pagePath: string): { src: string; width: number; height: number
  */
 export const authorUrl = (publicUrl: string) => publicUrl + crumb("about").path;
 
-/** The site's generic preview card (public/og-image.jpg), for a page the build drew none for. */
-const SOCIAL_IMAGE = { path: "/og-image.jpg", width: 1200, height: 630 };
+/** The site's generic preview card (site.json's socialCard), for a page the build drew none for. */
+const SOCIAL_IMAGE = { src: site.socialCard.src, width: site.socialCard.width, height: site.socialCard.height };
 
 /** The preview images' size (scripts/og-images.mjs draws them at it). */
 export const OG_IMAGE_SIZE = { width: 1200, height: 630 };
@@ -235,8 +235,8 @@ export function structuredData(page: SeoPage, publicUrl: string): JsonLd[] {
   return out;
 }
 
-/** The generic card's text alternative: what public/og-image.jpg says (scripts/og-image.mjs). */
-const SOCIAL_IMAGE_ALT = `${SITE}: Sell everywhere from one AI-powered platform`;
+/** The generic card's text alternative: what its image says (scripts/og-image.mjs draws the headline). */
+const SOCIAL_IMAGE_ALT = `${SITE}: ${site.socialCard.headline}`;
 
 /**
  * A page of the route table that has no preview of its own (the template
@@ -281,7 +281,7 @@ export function seoHead(pathname: string, publicUrl: string): { head: ReactEleme
     const head = (
       <>
         <meta property="og:type" content="website" />
-        {imageTags(SOCIAL_IMAGE.path, SOCIAL_IMAGE, SOCIAL_IMAGE_ALT, publicUrl)}
+        {imageTags(SOCIAL_IMAGE.src, SOCIAL_IMAGE, SOCIAL_IMAGE_ALT, publicUrl)}
       </>
     );
     return { head, body: null };
@@ -292,7 +292,7 @@ export function seoHead(pathname: string, publicUrl: string): { head: ReactEleme
 /** seoHead's parts for one of seoPages(). */
 export function pageSeo(page: SeoPage, publicUrl: string): { head: ReactElement; body: ReactElement } {
   const image = imageOf(page.path);
-  const drawn = image.src !== SOCIAL_IMAGE.path;
+  const drawn = image.src !== SOCIAL_IMAGE.src;
   const feeds = page.path === "/blog" || page.routeId === "blog-article";
   const head = (
     <>
