@@ -38,3 +38,22 @@ func TestChartTicksAreEvenWholeSteps(t *testing.T) {
 		}
 	}
 }
+
+// The last day's label ("11-26", drawn from its bar's left edge) fits in the
+// chart: it was cut at the right edge on make run. Its width is estimated at
+// 0.6 em a character at the chart's font size.
+func TestChartLastLabelFits(t *testing.T) {
+	days := make([]DayCount, ReportDays)
+	for i := range days {
+		days[i] = DayCount{Day: "2026-11-26", Views: 1}
+	}
+	c := chart(&Report{Max: 1, Days: days})
+	last := c.Bars[len(c.Bars)-1]
+	if last.Label == "" {
+		t.Fatal("the last day has no label")
+	}
+	const fontPx = 11 // page.go's text{font-size:11px}
+	if end := last.X + 2 + len(last.Label)*fontPx*6/10; end > c.Width {
+		t.Errorf("the last label ends at x=%d, past the chart's width %d", end, c.Width)
+	}
+}

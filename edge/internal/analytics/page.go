@@ -158,10 +158,13 @@ const (
 	chartW, chartH = 720, 240
 	padL, padB     = 48, 28
 	padT           = 12
+	// padR leaves room right of the plot for the last day's label, which
+	// starts at its bar and is wider than one.
+	padR = 32
 )
 
 func chart(rep *Report) chartData {
-	c := chartData{Width: chartW, Height: chartH, Top: padT}
+	c := chartData{Width: chartW + padR, Height: chartH, Top: padT}
 	step := tickStep(rep.Max)
 	top := 4 * step
 	plotH := chartH - padB - padT
