@@ -114,7 +114,9 @@ type whoKey struct{}
 func WithLog(ctx context.Context, l *Log) context.Context { return context.WithValue(ctx, logKey{}, l) }
 
 // WithActor returns ctx carrying who acts, for Record.
-func WithActor(ctx context.Context, w Who) context.Context { return context.WithValue(ctx, whoKey{}, w) }
+func WithActor(ctx context.Context, w Who) context.Context {
+	return context.WithValue(ctx, whoKey{}, w)
+}
 
 // From is the log ctx carries, or nil.
 func From(ctx context.Context) *Log {
