@@ -47,9 +47,11 @@ type Options struct {
 	BotsJSON  []byte             // shared/bots.json
 	// PublicURL's host counts as the same site (besides the request's Host).
 	PublicURL string
-	// Account is the signed-in account of a request (accounts.Service.Current);
-	// the staff page needs it. nil: the staff page is the 404 page.
-	Account func(http.ResponseWriter, *http.Request) (id uint64, ok bool)
+	// StaffAccess decides the staff page for a request (staff.PageAccess:
+	// a studio session of the viewer role or above): allowed, or answered
+	// already (sent to the studio's sign-in); neither: the 404 page. nil:
+	// the staff page is the 404 page.
+	StaffAccess func(http.ResponseWriter, *http.Request) (allowed, answered bool)
 	// FlushEvery (default DefaultFlushEvery); Cap (default DefaultCap).
 	FlushEvery time.Duration
 	Cap        int
