@@ -121,10 +121,10 @@ function Banner({
       data-newsletter={tone}
       className={`mt-4 flex items-start gap-3 rounded-xl px-4 py-3 text-sm font-medium ring-1 ${look}`}
     >
-      <div className="flex-1">
-        <p>{message}</p>
-        {note && <p className="mt-1 font-normal">{note}</p>}
-      </div>
+      <p className="flex-1">
+        {message}
+        {note && <span className="mt-1 block font-normal">{note}</span>}
+      </p>
       <button
         type="button"
         onClick={onClose}
