@@ -343,7 +343,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		Security: secure,
 	})
 	// One origin: any other host's request goes to PUBLIC_URL's (internal/http/origin).
-	a.Server.Use(origin.Redirect(cfg.PublicURL))
+	a.Server.Use(origin.Redirect(cfg.PublicURL, policies.CanonicalURI))
 	if m := a.Metrics; m != nil {
 		a.Server.Use(m.Middleware())
 		m.WatchRenderer(rend.Starts)
