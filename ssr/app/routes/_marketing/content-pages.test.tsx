@@ -40,7 +40,7 @@ const h1 = async () => (await screen.findByRole("heading", { level: 1 }, { timeo
 describe("articles", () => {
   it("renders a blog article's Markdown as HTML", async () => {
     renderAt("/blog/article/one-inventory-every-channel");
-    expect(await h1()).toBe("One inventory for every channel — why overselling is a data problem");
+    expect(await h1()).toBe("One inventory for every channel: why overselling happens");
     expect(screen.getByRole("heading", { level: 2, name: "Why separate stock counts fail" })).toBeTruthy();
     expect(screen.getByText("3 November 2026")).toBeTruthy();
     expect(screen.getByRole("link", { name: /Back to the blog/ }).getAttribute("href")).toBe("/blog");
