@@ -48,7 +48,7 @@ describe("articles", () => {
 
   it("renders the success story with its topic in the breadcrumb", async () => {
     renderAt("/help/category/article/success-story-kaveri-handlooms");
-    expect(await h1()).toMatch(/^Success story: how Kaveri Handlooms/);
+    expect(await h1()).toMatch(/^How Kaveri Handlooms/);
     expect(screen.getByRole("link", { name: "Success stories" }).getAttribute("href")).toBe("/help/category/success-stories");
   });
 
