@@ -277,7 +277,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	health := a.DB.WatchHealth(healthCtx, log)
 	middleware := []echo.MiddlewareFunc{
 		// One origin: any other host's request goes to PUBLIC_URL's.
-		origin.Redirect(cfg.PublicURL),
+		origin.Redirect(cfg.PublicURL, policies.CanonicalURI),
 	}
 	if a.Metrics != nil {
 		middleware = append(middleware, a.Metrics.Middleware())
