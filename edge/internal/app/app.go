@@ -44,6 +44,7 @@ import (
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/search"
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
@@ -96,6 +97,10 @@ type App struct {
 	MetricsURL string
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
+	// SearchIndex is what site search finds (the repository's articles and
+	// product pages at start); Search answers /search and /api/v1/search.
+	SearchIndex *search.Index
+	Search      *search.Service
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -264,6 +269,23 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
 	pages = a.Billing.PageData(pages)
+	// Site search: the /search page gets the results of its ?q= from the
+	// edge, as the journey pages get their data (internal/search); the
+	// page is private, so no query becomes a page-cache entry.
+	syn, err := search.ParseSynonyms(shared.SearchSynonymsJSON)
+	if err != nil {
+		return nil, err
+	}
+	a.SearchIndex = search.NewIndex(syn)
+	if err := search.Seed(a.SearchIndex); err != nil {
+		return nil, err
+	}
+	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
+		if a.Analytics != nil {
+			a.Analytics.Searched(r, q, total)
+		}
+	}})
+	pages = a.Search.Pages(pages)
 	pages = a.Accounts.Pages(pages)
 	pages = a.Billing.Pages(pages)
 	// Every form of a page's address (path spellings, junk queries) reaches
@@ -378,6 +400,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err := content.Register(api); err != nil {
 		return nil, err
 	}
+	a.Search.Register(api) // GET /api/v1/search: results as the visitor types
 	a.Accounts.Register(api)
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript

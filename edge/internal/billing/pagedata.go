@@ -44,7 +44,7 @@ func pageDataRoutes(routesJSON []byte) (map[string]pageData, error) {
 	}
 	pages := map[string]pageData{}
 	for _, r := range table.Routes {
-		if len(r.EdgeData) == 0 {
+		if len(r.EdgeData) == 0 || len(r.EdgeData) == 1 && r.EdgeData[0] == "search" {
 			continue
 		}
 		var d pageData
@@ -56,6 +56,8 @@ func pageDataRoutes(routesJSON []byte) (map[string]pageData, error) {
 				d.order = true
 			case "payment":
 				d.payment = true
+			case "search": // every visitor's, edge/internal/search's
+				continue
 			default:
 				return nil, fmt.Errorf("route %s: unknown edgeData %q", r.Path, k)
 			}

@@ -1,0 +1,56 @@
+package search
+
+// Change is what the content store tells its subscribers after every
+// committed change (content.Change), the fields search reads.
+type Change struct {
+	// Type is the item's type: "blog" and "help" are searched; any other
+	// type (help-category, policy, campaign-link, redirect) is not.
+	Type string
+	Slug string
+	// OldSlug is the slug before a rename ("" when unchanged).
+	OldSlug string
+	// State is the item's state after the change: only "published" is
+	// found.
+	State string
+}
+
+// Published is the searchable form of a published item, read from the
+// content store by the adapter: its title, description, the category label
+// a result shows (the help topic's title; "Blog") and its body as text
+// (TextFromHTML of the sanitised HTML, or TextFromMarkdown).
+type Published struct {
+	Title, Description, Category, Text string
+}
+
+// Apply brings the index in line with one change: a published blog or
+// help article is (re)indexed, read through load; anything else of those
+// types (a draft, scheduled, unpublished or deleted item) is removed, as
+// is the old slug of a renamed one. The next search on this edge sees it;
+// results cached before it are not answered again (Generation moved).
+// load returns ok false when the item is gone.
+func (ix *Index) Apply(ch Change, load func(typ, slug string) (Published, bool, error)) error {
+	if ch.Type != TypeHelp && ch.Type != TypeBlog {
+		return nil
+	}
+	if ch.OldSlug != "" && ch.OldSlug != ch.Slug {
+		ix.Remove(ch.Type, ch.OldSlug)
+	}
+	if ch.State != "published" {
+		ix.Remove(ch.Type, ch.Slug)
+		return nil
+	}
+	p, ok, err := load(ch.Type, ch.Slug)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		ix.Remove(ch.Type, ch.Slug)
+		return nil
+	}
+	d := Doc{Type: ch.Type, Slug: ch.Slug, URL: BlogURL(ch.Slug), Title: p.Title, Category: p.Category, Text: p.Description + "\n" + p.Text}
+	if ch.Type == TypeHelp {
+		d.URL = HelpURL(ch.Slug)
+	}
+	ix.Upsert(d)
+	return nil
+}

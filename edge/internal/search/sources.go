@@ -1,0 +1,149 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"omnibus/edge/internal/content"
+	"omnibus/shared"
+)
+
+// Copy is shared/content/search.json, the parts the edge reads.
+type Copy struct {
+	// Types are the category labels of a blog article and a product page.
+	Types map[string]string `json:"types"`
+	// Pages are the product pages searched: route ids of pages.json (and
+	// "features", features-page.json).
+	Pages []string `json:"pages"`
+}
+
+// ReadCopy parses shared/content/search.json.
+func ReadCopy() (Copy, error) {
+	var c Copy
+	if err := json.Unmarshal(shared.SearchJSON, &c); err != nil {
+		return c, fmt.Errorf("search: search.json: %w", err)
+	}
+	return c, nil
+}
+
+// HelpURL, BlogURL and PageURL are the pages of the documents.
+func HelpURL(slug string) string { return "/help/category/article/" + slug }
+func BlogURL(slug string) string { return "/blog/article/" + slug }
+
+// PageURL is a product page's path: its route id (the route table gives
+// these pages the path /{id}; a test holds the two together).
+func PageURL(id string) string { return "/" + id }
+
+// ArticleDoc is the document of a help or blog article: its Markdown body
+// as text, after its description. category is the help topic's title
+// (help) or the blog's label.
+func ArticleDoc(typ, slug, title, description, category, markdown string) Doc {
+	url := BlogURL(slug)
+	if typ == TypeHelp {
+		url = HelpURL(slug)
+	}
+	return Doc{Type: typ, Slug: slug, URL: url, Title: title, Category: category,
+		Text: strings.TrimSpace(description + "\n" + TextFromMarkdown(markdown))}
+}
+
+// Seed fills ix with what exists in the repository: the embedded help and
+// blog articles (shared/content/{help,blog}) and the product pages
+// (shared/content/pages.json, features-page.json).
+func Seed(ix *Index) error {
+	c, err := ReadCopy()
+	if err != nil {
+		return err
+	}
+	help, blog, err := content.Shared()
+	if err != nil {
+		return err
+	}
+	cats, err := content.Categories(shared.Articles)
+	if err != nil {
+		return err
+	}
+	topic := map[string]string{}
+	for _, cat := range cats {
+		topic[cat.Slug] = cat.Title
+	}
+	var docs []Doc
+	for _, s := range help.List() {
+		a, _ := help.Get(s.Slug)
+		docs = append(docs, ArticleDoc(TypeHelp, a.Slug, a.Title, a.Description, topic[a.Category], a.Body))
+	}
+	for _, s := range blog.List() {
+		a, _ := blog.Get(s.Slug)
+		docs = append(docs, ArticleDoc(TypeBlog, a.Slug, a.Title, a.Description, c.Types[TypeBlog], a.Body))
+	}
+	pages, err := productPages(c)
+	if err != nil {
+		return err
+	}
+	ix.UpsertAll(append(docs, pages...))
+	return nil
+}
+
+// pageCopy is the searchable part of a page of pages.json or
+// features-page.json: every string of it, in order.
+type pageCopy struct {
+	Eyebrow string `json:"eyebrow"`
+	Heading string `json:"heading"`
+	Intro   string `json:"intro"`
+	// Sections hold headings, paragraphs, cards and FAQs: their text is
+	// collected whatever their shape.
+	Sections []json.RawMessage `json:"sections"`
+}
+
+// productPages are the documents of Copy.Pages.
+func productPages(c Copy) ([]Doc, error) {
+	var doc struct {
+		Pages map[string]pageCopy `json:"pages"`
+	}
+	if err := json.Unmarshal(shared.PagesJSON, &doc); err != nil {
+		return nil, fmt.Errorf("search: pages.json: %w", err)
+	}
+	var features pageCopy
+	if err := json.Unmarshal(shared.FeaturesPageJSON, &features); err != nil {
+		return nil, fmt.Errorf("search: features-page.json: %w", err)
+	}
+	doc.Pages["features"] = features
+	var out []Doc
+	for _, id := range c.Pages {
+		p, ok := doc.Pages[id]
+		if !ok {
+			return nil, fmt.Errorf("search: search.json names page %q, which pages.json does not have", id)
+		}
+		var text []string
+		text = append(text, p.Heading, p.Intro)
+		for _, s := range p.Sections {
+			var v any
+			if json.Unmarshal(s, &v) == nil {
+				text = appendStrings(text, v)
+			}
+		}
+		out = append(out, Doc{Type: TypePage, Slug: id, URL: PageURL(id), Title: p.Eyebrow, Category: c.Types[TypePage],
+			Text: strings.Join(text, "\n")})
+	}
+	return out, nil
+}
+
+// appendStrings adds every string of a JSON value except identifiers
+// (ids, links, icons, colours, "from" references).
+func appendStrings(out []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		return append(out, v)
+	case []any:
+		for _, x := range v {
+			out = appendStrings(out, x)
+		}
+	case map[string]any:
+		for _, k := range []string{"heading", "title", "question", "text", "answer", "items", "faqs", "points", "name", "description"} {
+			if x, ok := v[k]; ok {
+				out = appendStrings(out, x)
+			}
+		}
+	}
+	return out
+}
