@@ -183,3 +183,12 @@ func TestNormalise(t *testing.T) {
 		}
 	}
 }
+
+// An article's headings end as sentences in its text, so a snippet does
+// not run a heading into the paragraph under it.
+func TestMarkdownAsText(t *testing.T) {
+	got := TextFromMarkdown("## Refunds\n\nRefunds go back through **the [gateway](https://x.example)**.\n\n- one\n- two?\n")
+	if want := "Refunds.\nRefunds go back through the gateway.\none\ntwo?"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -121,6 +121,7 @@ var stopWords = func() map[string]bool {
 }()
 
 var (
+	mdHeading   = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+(.*[^.!?:\s])\s*$`)
 	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	mdNoise     = regexp.MustCompile("(?m)^\\s{0,3}(#{1,6}\\s+|>\\s?|[-*+]\\s+|\\d+\\.\\s+)|[*_`~]+|^\\s*\\|?[-:| ]{3,}\\|?\\s*$")
 	htmlTag     = regexp.MustCompile(`(?s)<(script|style)[^>]*>.*?</(script|style)>|<[^>]*>`)
@@ -130,7 +131,10 @@ var (
 // TextFromMarkdown is the plain text of a Markdown body, as a visitor
 // reads it: links keep their words, headings, emphasis and list marks go.
 func TextFromMarkdown(md string) string {
-	t := mdLink.ReplaceAllString(md, "$1")
+	// A heading ends as a sentence does, so a snippet reads "Refunds.
+	// Refunds go back…" rather than running it into its first line.
+	t := mdHeading.ReplaceAllString(md, "$1.")
+	t = mdLink.ReplaceAllString(t, "$1")
 	t = mdNoise.ReplaceAllString(t, "")
 	t = strings.ReplaceAll(t, "|", " ")
 	return strings.TrimSpace(blankSpaces.ReplaceAllString(t, "\n"))
