@@ -31,9 +31,15 @@ func ReadCopy() (Copy, error) {
 func HelpURL(slug string) string { return "/help/category/article/" + slug }
 func BlogURL(slug string) string { return "/blog/article/" + slug }
 
-// PageURL is a product page's path: its route id (the route table gives
-// these pages the path /{id}; a test holds the two together).
-func PageURL(id string) string { return "/" + id }
+// pageURL is the path of the route with id (shared.Routes).
+func pageURL(id string) (string, bool) {
+	for _, r := range shared.Routes.Routes {
+		if r.ID == id && !r.HasParam() {
+			return r.Path, true
+		}
+	}
+	return "", false
+}
 
 // ArticleDoc is the document of a help or blog article: its Markdown body
 // as text, after its description. category is the help topic's title
@@ -111,8 +117,9 @@ func productPages(c Copy) ([]Doc, error) {
 	var out []Doc
 	for _, id := range c.Pages {
 		p, ok := doc.Pages[id]
-		if !ok {
-			return nil, fmt.Errorf("search: search.json names page %q, which pages.json does not have", id)
+		url, routed := pageURL(id)
+		if !ok || !routed {
+			return nil, fmt.Errorf("search: search.json names page %q, which pages.json or the route table does not have", id)
 		}
 		var text []string
 		text = append(text, p.Heading, p.Intro)
@@ -122,7 +129,7 @@ func productPages(c Copy) ([]Doc, error) {
 				text = appendStrings(text, v)
 			}
 		}
-		out = append(out, Doc{Type: TypePage, Slug: id, URL: PageURL(id), Title: p.Eyebrow, Category: c.Types[TypePage],
+		out = append(out, Doc{Type: TypePage, Slug: id, URL: url, Title: p.Eyebrow, Category: c.Types[TypePage],
 			Text: strings.Join(text, "\n")})
 	}
 	return out, nil
