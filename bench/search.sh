@@ -22,11 +22,9 @@ out=$(cd "$ROOT/edge" && go test ./internal/search -run '^$' -bench '^BenchmarkS
 fig() { awk -v name="$1" -v unit="$2" '$1 ~ name { for (i = 2; i <= NF; i++) if ($i == unit) printf "%.2f", $(i-1) }' <<<"$out"; }
 printf '| %-44s | %10s | %8s | %8s |\n' "(s1) search, today's content (computed)" "-" "$(fig 'today' p50-ms)" "$(fig 'today' p99-ms)"
 printf '| %-44s | %10s | %8s | %8s |\n' "(s2) search, 10,000 articles (computed)" "-" "$(fig '10000-articles' p50-ms)" "$(fig '10000-articles' p99-ms)"
-echo
-echo "Rows (s1) and (s2): CPU per search $(fig 'today' cpu-ms/op) ms (today) and $(fig '10000-articles' cpu-ms/op) ms (10,000 articles); load average $(cut -d' ' -f1-3 /proc/loadavg) when measured (the p99 of a busy machine is its scheduler's). Goal: p99 ≤ 20 ms at 10,000 articles."
-echo
+NOTE="Rows (s1) and (s2): CPU per search $(fig 'today' cpu-ms/op) ms (today) and $(fig '10000-articles' cpu-ms/op) ms (10,000 articles); load average $(cut -d' ' -f1-3 /proc/loadavg) when measured (the p99 of a busy machine is its scheduler's). Goal: p99 ≤ 20 ms at 10,000 articles."
 
-[ -n "${EDGE_URL:-}" ] || exit 0
+[ -n "${EDGE_URL:-}" ] || { echo; echo "$NOTE"; exit 0; }
 command -v wrk >/dev/null || { echo "bench/search.sh: wrk is needed for the flood rows" >&2; exit 1; }
 ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n *= 1; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'; }
 hit() {
@@ -47,6 +45,8 @@ read -r b_rps b_p50 b_p99 <<<"$(hit)"
 wait "$FLOOD" || true
 printf '| %-44s | %10s | %8s | %8s |\n' "(s3) edge, cache hit of /, alone" "$a_rps" "$a_p50" "$a_p99"
 printf '| %-44s | %10s | %8s | %8s |\n' "(s4) the same during a random-query flood" "$b_rps" "$b_p50" "$b_p99"
+echo
+echo "$NOTE"
 echo
 echo "Row (s4): the flood's answers: $(awk '/^search-flood-status/ { printf "%s%s × %s", (n++ ? ", " : ""), $3, $2 }' "$FLOOD_OUT") (429: the per-client limit; every query new)."
 echo "s4/s3 (cache hits/s during the flood vs alone): $(awk -v x="$b_rps" -v y="$a_rps" 'BEGIN { printf "%.3f", x / y }') (target ≥ 0.9)."
