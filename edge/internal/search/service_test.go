@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"omnibus/edge/internal/ratelimit"
 )
 
@@ -130,5 +132,27 @@ func TestACachedResultIsDroppedWhenTheIndexChanges(t *testing.T) {
 	ix.Upsert(Doc{Type: TypeBlog, Slug: "z", URL: "/blog/article/z", Title: "Zanzibar", Text: "Spice."})
 	if c := s.search("zanzibar"); c.res.Total != 1 {
 		t.Errorf("the cached answer was served after the index changed")
+	}
+}
+
+// The results as the visitor types come from the API: the same results as
+// JSON, never kept by a cache, and 429 with Retry-After past the limit.
+func TestTheTypeAheadAPI(t *testing.T) {
+	e := echo.New()
+	s := New(Options{Index: seeded(t), Limiter: ratelimit.New(1, time.Hour), Searched: func(*http.Request, string, int) { t.Error("a type-ahead request was counted as a search") }})
+	s.Register(e.Group("/api/v1"))
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/search?q=refnd", nil))
+	var body struct{ Data Result }
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != http.StatusOK {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if len(body.Data.Results) == 0 || body.Data.Results[0].URL != "/help/category/article/returns-cancellations-and-refunds" || rec.Header().Get("Cache-Control") != "no-store" {
+		t.Errorf("%+v %v", body.Data, rec.Header())
+	}
+	rec = httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/search?q=gst", nil))
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || !json.Valid(rec.Body.Bytes()) {
+		t.Errorf("past the limit: %d %v %s", rec.Code, rec.Header(), rec.Body)
 	}
 }
