@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"syscall"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
