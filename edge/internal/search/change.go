@@ -1,5 +1,7 @@
 package search
 
+import "strings"
+
 // Change is what the content store tells its subscribers after every
 // committed change (content.Change), the fields search reads.
 type Change struct {
@@ -47,10 +49,36 @@ func (ix *Index) Apply(ch Change, load func(typ, slug string) (Published, bool, 
 		ix.Remove(ch.Type, ch.Slug)
 		return nil
 	}
-	d := Doc{Type: ch.Type, Slug: ch.Slug, URL: BlogURL(ch.Slug), Title: p.Title, Category: p.Category, Text: p.Description + "\n" + p.Text}
-	if ch.Type == TypeHelp {
-		d.URL = HelpURL(ch.Slug)
+	ix.Upsert(ArticleDoc(ch.Type, ch.Slug, p.Title, p.Description, p.Category, p.Text))
+	return nil
+}
+
+// ApplyPath brings the index in line with a purged page of another edge's
+// change (the content store calls its subscribers only on the edge that
+// committed; the others hear of it as the page-cache purge of the changed
+// pages): a help or blog article's page is read again through load,
+// indexed when published and removed when not. Other paths are ignored.
+func (ix *Index) ApplyPath(path string, load func(typ, slug string) (Published, bool, error)) error {
+	typ, slug := "", ""
+	switch {
+	case strings.HasPrefix(path, "/help/category/article/"):
+		typ, slug = TypeHelp, strings.TrimPrefix(path, "/help/category/article/")
+	case strings.HasPrefix(path, "/blog/article/"):
+		typ, slug = TypeBlog, strings.TrimPrefix(path, "/blog/article/")
+	default:
+		return nil
 	}
-	ix.Upsert(d)
+	if slug == "" || strings.Contains(slug, "/") {
+		return nil
+	}
+	p, ok, err := load(typ, slug)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		ix.Remove(typ, slug)
+		return nil
+	}
+	ix.Upsert(ArticleDoc(typ, slug, p.Title, p.Description, p.Category, p.Text))
 	return nil
 }

@@ -192,3 +192,26 @@ func TestMarkdownAsText(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Another edge hears of a change as the purge of the article's page: it
+// reads the article again, and finds it, or no longer finds it.
+func TestAnotherEdgeFollowsThePurgedPage(t *testing.T) {
+	ix := seeded(t)
+	published := true
+	load := func(typ, slug string) (Published, bool, error) {
+		if typ != TypeBlog || slug != "zanzibar" {
+			t.Errorf("read %s %s", typ, slug)
+		}
+		return Published{Title: "Selling from Zanzibar", Category: "Blog", Text: "Spice."}, published, nil
+	}
+	ix.ApplyPath("/blog/article/zanzibar", load)
+	if h := first(t, ix, "zanzibar"); h.Doc.URL != "/blog/article/zanzibar" {
+		t.Errorf("url %q", h.Doc.URL)
+	}
+	published = false
+	ix.ApplyPath("/blog/article/zanzibar", load)
+	if _, n := ix.Search("zanzibar", 10); n != 0 {
+		t.Error("still found after its page was purged as unpublished")
+	}
+	ix.ApplyPath("/features", load) // not an article: nothing read
+}

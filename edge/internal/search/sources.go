@@ -41,21 +41,29 @@ func pageURL(id string) (string, bool) {
 	return "", false
 }
 
-// ArticleDoc is the document of a help or blog article: its Markdown body
-// as text, after its description. category is the help topic's title
-// (help) or the blog's label.
-func ArticleDoc(typ, slug, title, description, category, markdown string) Doc {
+// ArticleDoc is the document of a help or blog article: its body as
+// plain text (TextFromMarkdown, TextFromHTML) after its description.
+// category is the help topic's title (help) or Label(TypeBlog).
+func ArticleDoc(typ, slug, title, description, category, text string) Doc {
 	url := BlogURL(slug)
 	if typ == TypeHelp {
 		url = HelpURL(slug)
 	}
 	return Doc{Type: typ, Slug: slug, URL: url, Title: title, Category: category,
-		Text: strings.TrimSpace(description + "\n" + TextFromMarkdown(markdown))}
+		Text: strings.TrimSpace(description + "\n" + text)}
+}
+
+// Label is the category a result of type typ shows when it has no topic
+// of its own ("Blog", "Product": shared/content/search.json).
+func Label(typ string) string {
+	c, _ := ReadCopy()
+	return c.Types[typ]
 }
 
 // Seed fills ix with what exists in the repository: the embedded help and
 // blog articles (shared/content/{help,blog}) and the product pages
-// (shared/content/pages.json, features-page.json).
+// (ProductPages). With the content store, index its published articles
+// and ProductPages instead (the store's seeds are the same files).
 func Seed(ix *Index) error {
 	c, err := ReadCopy()
 	if err != nil {
@@ -76,18 +84,28 @@ func Seed(ix *Index) error {
 	var docs []Doc
 	for _, s := range help.List() {
 		a, _ := help.Get(s.Slug)
-		docs = append(docs, ArticleDoc(TypeHelp, a.Slug, a.Title, a.Description, topic[a.Category], a.Body))
+		docs = append(docs, ArticleDoc(TypeHelp, a.Slug, a.Title, a.Description, topic[a.Category], TextFromMarkdown(a.Body)))
 	}
 	for _, s := range blog.List() {
 		a, _ := blog.Get(s.Slug)
-		docs = append(docs, ArticleDoc(TypeBlog, a.Slug, a.Title, a.Description, c.Types[TypeBlog], a.Body))
+		docs = append(docs, ArticleDoc(TypeBlog, a.Slug, a.Title, a.Description, c.Types[TypeBlog], TextFromMarkdown(a.Body)))
 	}
-	pages, err := productPages(c)
+	pages, err := ProductPages()
 	if err != nil {
 		return err
 	}
 	ix.UpsertAll(append(docs, pages...))
 	return nil
+}
+
+// ProductPages are the documents of the product pages search.json names
+// (their copy in pages.json and features-page.json).
+func ProductPages() ([]Doc, error) {
+	c, err := ReadCopy()
+	if err != nil {
+		return nil, err
+	}
+	return productPages(c)
 }
 
 // pageCopy is the searchable part of a page of pages.json or
