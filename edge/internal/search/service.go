@@ -10,8 +10,9 @@
 //   - GET /api/v1/search?q=: the same results as JSON, for the search
 //     box's results as the visitor types (not counted).
 //   - Index.Upsert and Index.Remove: a change is seen by the next search on
-//     this edge (FollowContent feeds them from the content store's
-//     changes, which reach every edge).
+//     this edge. Index.Apply follows the content store's change on the edge
+//     that committed it, Index.ApplyPath the purge of the changed article's
+//     page on every other edge (change.go).
 //
 // What a visitor can make it spend is bounded: a query is cut to
 // MaxQueryRunes characters and MaxQueryWords words, searches are limited
