@@ -50,6 +50,7 @@ import (
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/search"
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
@@ -106,6 +107,10 @@ type App struct {
 	MetricsURL string
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
+	// SearchIndex is what site search finds (the repository's articles and
+	// product pages at start); Search answers /search and /api/v1/search.
+	SearchIndex *search.Index
+	Search      *search.Service
 	// Staff is the studio's access: roles, studio sessions, second
 	// factors, the audit log (internal/staff, internal/audit).
 	Staff *staff.Service
@@ -206,6 +211,22 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, Provider: provider(cfg, log),
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
+	// Site search: the /search page gets the results of its ?q= from the
+	// edge, as the journey pages get their data (internal/search); the
+	// page is private, so no query becomes a page-cache entry.
+	syn, err := search.ParseSynonyms(shared.SearchSynonymsJSON)
+	if err != nil {
+		return nil, err
+	}
+	a.SearchIndex = search.NewIndex(syn)
+	if err := search.Seed(a.SearchIndex); err != nil {
+		return nil, err
+	}
+	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
+		if a.Analytics != nil {
+			a.Analytics.Searched(r, q, total)
+		}
+	}})
 	// The studio's access (internal/staff): a studio session, opened only
 	// by a passkey (or an allowed TOTP code) after a merchant sign-in, and
 	// a role; the staff page needs the viewer role.
@@ -245,6 +266,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		// end of the no-JS Google flow at /sso-redirect answer here, before
 		// the cache or the renderer see the request.
 		a.Accounts.Pages,
+		// /search gets the results of its ?q= in a header, as the journey
+		// pages get theirs; the page is private, so no query is a cache entry.
+		a.Search.Pages,
 		// A signed-in merchant's journey pages get their data in headers
 		// (the renderer never calls the edge).
 		a.Billing.PageData,
@@ -325,6 +349,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err := content.Register(api); err != nil {
 		return nil, err
 	}
+	a.Search.Register(api) // GET /api/v1/search: results as the visitor types
 	a.Accounts.Register(api)
 	a.Staff.Register(api) // /api/v1/staff/...: members, sessions, the audit log
 	a.Billing.Register(api, server.BodyLimit)

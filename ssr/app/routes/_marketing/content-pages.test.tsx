@@ -37,6 +37,16 @@ function renderAt(url: string) {
 
 const h1 = async () => (await screen.findByRole("heading", { level: 1 }, { timeout: 10_000 })).textContent;
 
+describe("search box", () => {
+  it.each(["/help", "/help-centre", "/blog", "/help/category/orders-and-shipping"])("%s has a search box that asks /search?q= without JavaScript", async (path) => {
+    renderAt(path);
+    const box = (await screen.findByRole("searchbox", {}, { timeout: 10_000 })) as HTMLInputElement;
+    expect(box.name).toBe("q");
+    expect(box.closest("form")!.getAttribute("action")).toBe("/search");
+    expect(box.closest("form")!.getAttribute("method")).toBe("get");
+  });
+});
+
 describe("articles", () => {
   it("renders a blog article's Markdown as HTML", async () => {
     renderAt("/blog/article/one-inventory-every-channel");
