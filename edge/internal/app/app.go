@@ -446,9 +446,11 @@ func (a *App) Run(ctx context.Context) error {
 	a.Log.Info("shutting down: finishing in-flight requests", "timeout", a.Config.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
 	defer cancel()
-	// The listener stays open until nothing is in flight: a page being
-	// rendered may call this edge back.
-	_ = a.Server.Idle(sctx)
+	// No waiting for "no request in flight" with the listener open: with
+	// clients that keep coming there never is one, and the wait used to
+	// run into the timeout, which then cut every request in flight
+	// (decision 0056). Shutdown stops accepting first, then lets each
+	// accepted request finish.
 	if err := a.Shutdown(sctx); err != nil {
 		a.Log.Warn("drain incomplete; remaining connections closed", "err", err)
 	}
