@@ -227,6 +227,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 			pages = a.Metrics.PageCache(pages)
 			a.Metrics.WatchCache(a.Cache.Stats)
 			a.Metrics.WatchWarming(a.Cache.WarmState)
+			a.Cache.SetPurgeObserver(a.Metrics.PurgeObserver())
 			if _, ok := a.Cache.PurgeListenerUp(); ok {
 				a.Metrics.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
 			}
