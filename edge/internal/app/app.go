@@ -47,6 +47,7 @@ import (
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/theme"
 	"omnibus/shared"
@@ -96,6 +97,9 @@ type App struct {
 	MetricsURL string
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
+	// Staff is the studio's access: roles, studio sessions, second
+	// factors, the audit log (internal/staff, internal/audit).
+	Staff *staff.Service
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -150,9 +154,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// listener of its own, never on the public one (internal/metrics).
 	rendererMetricsPort := 0
 	if cfg.MetricsAddr != "" {
-		if a.Metrics, err = metrics.New(shared.RoutesJSON); err != nil {
-			return nil, err
-		}
+		a.Metrics = metrics.New(shared.Routes)
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {
 			return nil, fmt.Errorf("METRICS_ADDR: %w", err)
@@ -199,10 +201,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// the page cache (off in dev mode, where pages change with every edit,
 	// and with CACHE_MAX_BYTES=0).
 	var pages http.Handler = proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log})
-	policies, err := cache.ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		return nil, err
-	}
+	policies := cache.NewPolicies(shared.Routes)
 	// The articles and help topics that exist: any other slug is the one
 	// shared not-found page, not a render of its own.
 	articles, err := content.Paths()
@@ -276,9 +275,16 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// Visit counts, campaign short links (/go/…) and the staff page
 	// (internal/analytics): outermost, to read the utm tags before
 	// Canonical drops them; one hook, counting once the answer is out.
+	// The studio's access (internal/staff): a studio session, opened only
+	// by a passkey (or an allowed TOTP code) after a merchant sign-in, and
+	// a role; the staff page needs the viewer role.
+	a.Staff = staff.New(a.DB, staff.Options{
+		PublicURL: cfg.PublicURL, SessionTTL: cfg.StaffSessionTTL, RecheckWindow: cfg.StaffRecheckWindow,
+		EnrolWindow: cfg.StaffEnrolWindow, Account: a.Accounts.SignedIn, Mail: a.Mailer, Logger: log,
+	})
 	if a.Analytics, err = analytics.New(analytics.Options{
-		DB: a.DB, RoutesJSON: shared.RoutesJSON, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
-		PublicURL: cfg.PublicURL, Account: a.accountID, Logger: log,
+		DB: a.DB, Routes: shared.Routes, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
+		PublicURL: cfg.PublicURL, StaffAccess: a.Staff.PageAccess(staff.Viewer), Logger: log,
 	}); err != nil {
 		return nil, err
 	}
@@ -310,7 +316,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// form and layoutForm): the API's handlers take them, behind the API's
 	// body limit, and a refusal is answered with the page itself, rendered
 	// through the page handler.
-	formPages, err := forms.New(shared.RoutesJSON, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
+	formPages, err := forms.New(shared.Routes, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
 	if err != nil {
 		return nil, err
 	}
@@ -362,9 +368,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err := seo.Register(a.Server.Routes, cfg.PublicURL); err != nil {
 		return nil, err
 	}
-	if err := redirects.Register(a.Server.Routes, shared.RoutesJSON); err != nil { // /pricing → /old-pricing (301)
-		return nil, err
-	}
+	redirects.Register(a.Server.Routes, shared.Routes) // /pricing → /old-pricing (301)
 	api := a.Server.API
 	if err := platform.Register(api); err != nil {
 		return nil, err
@@ -380,6 +384,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		return nil, err
 	}
 	a.Accounts.Register(api)
+	a.Staff.Register(api) // /api/v1/staff/...: members, sessions, the audit log
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())
@@ -459,16 +464,6 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
-}
-
-// accountID is the signed-in account of a request, for the staff page
-// (nil writer: no cookie is touched; the session middleware does that).
-func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
-	acct, err := a.Accounts.Current(nil, r)
-	if err != nil || acct == nil {
-		return 0, false
-	}
-	return acct.ID, true
 }
 
 // loopbackAddr is the loopback address of this listener (App.URL):
