@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -63,6 +64,17 @@ type Deps struct {
 	DB *storage.DB
 	// Listener is the public listener; nil listens on LISTEN_ADDR.
 	Listener net.Listener
+	// Listen opens the metrics listener (and the public one without
+	// Listener); nil is net.Listen. The socket takeover passes its own,
+	// which inherits the predecessor's sockets (cmd/edge).
+	Listen func(network, addr string) (net.Listener, error)
+	// SharedSocket: the listening socket is held by another process too
+	// (systemd's socket unit): stopping leaves its queue to the next edge.
+	SharedSocket bool
+	// FreshRendererPorts runs the renderer on free loopback ports instead
+	// of RENDERER_PORT and RENDERER_METRICS_PORT, which the predecessor's
+	// renderer still holds while this edge takes over.
+	FreshRendererPorts bool
 	// RendererOutput receives the child renderer's stdout and stderr
 	// (default os.Stderr).
 	RendererOutput io.Writer
@@ -101,8 +113,9 @@ type App struct {
 	// factors, the audit log (internal/staff, internal/audit).
 	Staff *staff.Service
 
-	ln      net.Listener
-	closers []func() // run in reverse order by Close
+	ln        net.Listener
+	closers   []func()    // run in reverse order by Close
+	takenOver atomic.Bool // HandOver was called
 }
 
 // New builds the edge. On error everything it had started is stopped again.
@@ -140,9 +153,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 
 	// 2. The public listener.
+	listen := deps.Listen
+	if listen == nil {
+		listen = net.Listen
+	}
 	a.ln = deps.Listener
 	if a.ln == nil {
-		if a.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+		if a.ln, err = listen("tcp", cfg.Addr); err != nil {
 			return nil, err
 		}
 	}
@@ -155,7 +172,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	rendererMetricsPort := 0
 	if cfg.MetricsAddr != "" {
 		a.Metrics = metrics.New(shared.Routes)
-		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		mln, err := listen("tcp", cfg.MetricsAddr)
 		if err != nil {
 			return nil, fmt.Errorf("METRICS_ADDR: %w", err)
 		}
@@ -166,13 +183,22 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		log.Info("metrics listening", "addr", mln.Addr().String())
 		rendererMetricsPort = cfg.RendererMetricsPort
 	}
+	rendererPort := cfg.RendererPort
+	if deps.FreshRendererPorts {
+		rendererPort = 0
+		if rendererMetricsPort != 0 {
+			if rendererMetricsPort, err = freePort(); err != nil {
+				return nil, err
+			}
+		}
+	}
 
 	// 3. The renderer: a supervised child on loopback, or RENDERER_URL.
 	if cfg.RendererURL != "" {
 		a.Renderer, err = renderer.External(cfg.RendererURL)
 	} else {
 		a.Renderer, err = renderer.Start(renderer.Options{
-			Dir: cfg.SSRDir, Port: cfg.RendererPort, PublicURL: cfg.PublicURL,
+			Dir: cfg.SSRDir, Port: rendererPort, PublicURL: cfg.PublicURL,
 			Dev: cfg.RendererDev, Output: deps.RendererOutput, Logger: log, MetricsPort: rendererMetricsPort,
 		})
 	}
@@ -329,6 +355,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.closers = append(a.closers, stopHealth)
 	health := db.WatchHealth(healthCtx, log)
 	a.Server = server.New(server.Options{
+		SharedSocket:   deps.SharedSocket,
 		Pages:          pages,
 		PageMiddleware: []echo.MiddlewareFunc{formPages.Middleware},
 		Assets:         files,
@@ -443,11 +470,15 @@ func (a *App) Run(ctx context.Context) error {
 	// request, each answer closing its keep-alive connection, for
 	// DRAIN_PERIOD, the time the load balancer takes to stop sending here.
 	a.Server.Drain()
-	a.Log.Info("draining: unready, still serving", "drain_period", a.Config.DrainPeriod.String())
+	drain := a.Config.DrainPeriod
+	if a.takenOver.Load() {
+		drain = 0 // the edge that took the socket over accepts on it already
+	}
+	a.Log.Info("draining: unready, still serving", "drain_period", drain.String())
 	select {
 	case err := <-serveErr:
 		return err
-	case <-time.After(a.Config.DrainPeriod):
+	case <-time.After(drain):
 	}
 	a.Log.Info("shutting down: finishing in-flight requests", "timeout", a.Config.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
@@ -464,6 +495,16 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// freePort is a loopback port nobody listens on right now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // loopbackAddr is the loopback address of this listener (App.URL):
@@ -512,4 +553,13 @@ func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, 
 	}
 	c.StartWarming(ctx, cache.WarmOptions{Paths: policies.CacheablePaths(articles), Origin: publicURL, Ready: ready})
 	return nil
+}
+
+// HandOver says another edge has taken over the listening socket (the
+// same-host restart, cmd/edge): when Run's context ends, this edge stops
+// accepting at once, without DRAIN_PERIOD, leaving the socket's queue to
+// its successor, and finishes the requests it accepted.
+func (a *App) HandOver() {
+	a.takenOver.Store(true)
+	a.Server.SetSharedSocket(true)
 }

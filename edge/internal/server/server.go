@@ -112,7 +112,7 @@ type Server struct {
 	limits  Limits
 	exempt  func(netip.Addr) bool // peers not capped per client (exemptPeer)
 	ln      atomic.Pointer[listener]
-	shared  bool
+	shared  atomic.Bool
 
 	// draining is set by Drain: /readyz answers 503 and every answer closes
 	// its connection. inflight counts the requests being answered.
@@ -151,7 +151,8 @@ func New(opts Options) *Server {
 	e.IPExtractor = echo.ExtractIPFromXFFHeader(trust...)
 	e.HTTPErrorHandler = errorHandler(opts.Logger)
 
-	s := &Server{Routes: e, echo: e, assets: opts.Assets, checks: opts.Checks, reports: opts.Reports, log: opts.Logger, limits: opts.Limits.withDefaults(), shared: opts.SharedSocket}
+	s := &Server{Routes: e, echo: e, assets: opts.Assets, checks: opts.Checks, reports: opts.Reports, log: opts.Logger, limits: opts.Limits.withDefaults()}
+	s.shared.Store(opts.SharedSocket)
 	s.http = &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -318,6 +319,10 @@ func (s *Server) readyz(c echo.Context) error {
 // are still served in full meanwhile, new connections included.
 func (s *Server) Drain() { s.draining.Store(true) }
 
+// SetSharedSocket says whether another process accepts on the listening
+// socket too (see Options.SharedSocket): the edge that took it over.
+func (s *Server) SetSharedSocket(shared bool) { s.shared.Store(shared) }
+
 // Draining reports whether Drain was called.
 func (s *Server) Draining() bool { return s.draining.Load() }
 
@@ -405,7 +410,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if l == nil {
 		return s.http.Shutdown(ctx)
 	}
-	if err := l.quiesce(ctx, s.shared); err != nil {
+	if err := l.quiesce(ctx, s.shared.Load()); err != nil {
 		s.log.Warn("shutdown: could not take the queued connections; closing the listener may reset some", "err", err)
 	}
 	l.stopping.Store(true)
