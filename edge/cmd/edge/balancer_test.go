@@ -5,6 +5,8 @@ package main
 // hand their socket on (a new container is a new socket), so each is
 // stopped with SIGTERM and a new one started in its place while HAProxy
 // follows /readyz. Retries are off; GETs and POSTs must all succeed.
+// Then, on the edges the roll left, an acknowledged purge: `edge purge` on
+// one edge returns only once the other two serve the new copy.
 
 import (
 	"context"
@@ -46,19 +48,24 @@ func TestRollingReplacementBehindTheComposeBalancer(t *testing.T) {
 		t.Skip("starts three edges, their replacements and haproxy")
 	}
 	bin := haproxyBinary(t)
+	// What the renderer renders carries a version the purge test raises.
+	var version atomic.Int64
+	version.Store(1)
 	rend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, "<!DOCTYPE html><html lang=\"en-US\"><title>x</title><h1>%s</h1></html>", r.URL.Path)
+		fmt.Fprintf(w, "<!DOCTYPE html><html lang=\"en-US\"><title>x</title><h1>%s version %d</h1></html>", r.URL.Path, version.Load())
 	}))
 	t.Cleanup(rend.Close)
 	dir := t.TempDir()
 	lbPort := edgetest.FreePort(t)
+	const token = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	public := "http://127.0.0.1:" + strconv.Itoa(lbPort)
 	site := &rollSite{t: t, dir: dir, bin: sharedEdgeBinary(t), env: append(os.Environ(),
 		"OMNIBUS_ENV=development",
 		"DATABASE_URL="+storagetest.EmptyPostgres(t),
 		"PUBLIC_URL="+public,
 		"RENDERER_URL="+rend.URL,
+		"CACHE_PURGE_TOKEN="+token,
 		"DRAIN_PERIOD=3s", // above the configuration's 2 × 500 ms checks, with room on a busy machine
 		"SHUTDOWN_TIMEOUT=10s",
 		"CACHE_WARM=0",
@@ -67,7 +74,7 @@ func TestRollingReplacementBehindTheComposeBalancer(t *testing.T) {
 		"LOG_LEVEL=warn",
 	)}
 	ports := []int{edgetest.FreePort(t), edgetest.FreePort(t), edgetest.FreePort(t)}
-	var edges []*edgeProc
+	var edges, replacements []*edgeProc
 	var servers []string
 	for i, port := range ports {
 		edges = append(edges, site.startEdgeOn(i, port, edgetest.FreePort(t)))
@@ -178,6 +185,7 @@ func TestRollingReplacementBehindTheComposeBalancer(t *testing.T) {
 		// same name).
 		next := site.startEdgeOn(3+i, e.port, edgetest.FreePort(t))
 		waitReady(t, next)
+		replacements = append(replacements, next)
 	}
 	took := time.Since(began)
 	stopLoad()
@@ -193,4 +201,40 @@ func TestRollingReplacementBehindTheComposeBalancer(t *testing.T) {
 			t.Errorf("only %d %s answered: the load did not run", counts.ok[kind], kind)
 		}
 	}
+
+	t.Run("a purge on one edge returns once the other two serve the new copy", func(t *testing.T) {
+		host := strings.TrimPrefix(public, "http://")
+		page := func(e *edgeProc) (xcache, body string) {
+			req, _ := http.NewRequest(http.MethodGet, e.url()+"/features", nil)
+			req.Host = host
+			req.Header.Set("User-Agent", edgetest.ChromeUA)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			return res.Header.Get("X-Cache"), string(b)
+		}
+		for _, e := range replacements {
+			poll.Until(t, 10*time.Second, func() bool { x, _ := page(e); return x == "HIT" }, "edge %d never kept /features", e.n)
+		}
+		version.Store(2)
+		cmd := exec.Command(site.bin, "purge", "--path", "/features", "--url", replacements[0].url())
+		cmd.Env = append(os.Environ(), "CACHE_PURGE_TOKEN="+token, "OMNIBUS_ENV=development")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("edge purge: %v\n%s", err, out)
+		}
+		// No waiting here: the command returned, so every edge has it.
+		for _, e := range replacements[1:] {
+			if x, body := page(e); !strings.Contains(body, "version 2") {
+				t.Errorf("edge %d right after `edge purge` returned: X-Cache %s, %q; want the new copy", e.n, x, body)
+			}
+		}
+		if n := strings.Count(string(out), "applied after"); n != 3 {
+			t.Errorf("`edge purge` names %d edges that applied it, want 3:\n%s", n, out)
+		}
+		t.Logf("edge purge:\n%s", out)
+	})
 }
