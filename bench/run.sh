@@ -23,6 +23,8 @@
 #       (bench/landings.lua), against (l0) the same on the same edge built
 #       without visit counting (-tags analytics_nocount), alternating: what
 #       counting costs a cache hit (at most 3%)
+#   (m0), (m) the cache hit of / without and during a socket-takeover restart
+#       (bench/restart.sh)
 # and, from the edge's Go benchmark, how soon a page is served again after
 # each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
@@ -511,3 +513,15 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo "asked for, brotli, and stores it, then answers); row (c) is the renderer streaming it to a browser. Until 2026-11-25 both rows asked for \`/\`"
   echo "and row (d) varied ?reason=, a value the edge now drops: its 'misses' were hits, and d/c read 144."
 } | tee "$ROOT/bench/RESULTS.md"
+
+# Rows (m0) and (m): the cache hit while the edge restarts by socket
+# takeover, against the same load without a restart (bench/restart.sh, its
+# own edge).
+{
+  echo
+  echo "A restart under load (bench/restart.sh: wrk keeps $CONNS connections alive, the edge hands its socket to a successor):"
+  echo
+  echo "| Row                                          |  Requests/s | p50 (ms) | p99 (ms) |"
+  echo "|----------------------------------------------|------------:|---------:|---------:|"
+  BENCH_CONNECTIONS=$CONNS BENCH_THREADS=$THREADS bash "$ROOT/bench/restart.sh"
+} | tee -a "$ROOT/bench/RESULTS.md"
