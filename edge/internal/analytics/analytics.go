@@ -1,6 +1,6 @@
 // Package analytics counts page views at the edge, where every page request
 // passes (cache hits included), without a script, a cookie or anything that
-// names a visitor (issue 30; docs/analytics.md, decision 0028):
+// names a visitor (docs/analytics.md, decision 0028):
 //
 //   - views per day by route pattern, landings (no same-site Referer) by
 //     campaign (utm tags, read before the edge drops them) and by referring
@@ -27,6 +27,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/storage"
+	"omnibus/shared"
 )
 
 // Defaults.
@@ -40,10 +41,10 @@ const (
 
 // Options configure New.
 type Options struct {
-	DB         *storage.DB
-	RoutesJSON []byte // shared/routes.json
-	LinksJSON  []byte // shared/content/campaign-links.json
-	BotsJSON   []byte // shared/bots.json
+	DB        *storage.DB
+	Routes    *shared.RouteTable // shared.Routes
+	LinksJSON []byte             // shared/content/campaign-links.json
+	BotsJSON  []byte             // shared/bots.json
 	// PublicURL's host counts as the same site (besides the request's Host).
 	PublicURL string
 	// StaffAccess decides the staff page for a request (staff.PageAccess:
@@ -117,9 +118,7 @@ func New(opts Options) (*Tracker, error) {
 		campaigns: map[campaign]uint64{}, referrers: map[string]uint64{},
 		knownCampaigns: map[campaign]bool{}, knownReferrers: map[string]bool{}}
 	var err error
-	if t.routes, err = parseRoutes(opts.RoutesJSON); err != nil {
-		return nil, err
-	}
+	t.routes = indexRoutes(opts.Routes)
 	if t.bots, err = parseBots(opts.BotsJSON); err != nil {
 		return nil, err
 	}

@@ -154,9 +154,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// listener of its own, never on the public one (internal/metrics).
 	rendererMetricsPort := 0
 	if cfg.MetricsAddr != "" {
-		if a.Metrics, err = metrics.New(shared.RoutesJSON); err != nil {
-			return nil, err
-		}
+		a.Metrics = metrics.New(shared.Routes)
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {
 			return nil, fmt.Errorf("METRICS_ADDR: %w", err)
@@ -203,10 +201,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// the page cache (off in dev mode, where pages change with every edit,
 	// and with CACHE_MAX_BYTES=0).
 	var pages http.Handler = proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log})
-	policies, err := cache.ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		return nil, err
-	}
+	policies := cache.NewPolicies(shared.Routes)
 	// The articles and help topics that exist: any other slug is the one
 	// shared not-found page, not a render of its own.
 	articles, err := content.Paths()
@@ -287,7 +282,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		EnrolWindow: cfg.StaffEnrolWindow, Account: a.Accounts.SignedIn, Mail: a.Mailer, Logger: log,
 	})
 	if a.Analytics, err = analytics.New(analytics.Options{
-		DB: a.DB, RoutesJSON: shared.RoutesJSON, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
+		DB: a.DB, Routes: shared.Routes, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
 		PublicURL: cfg.PublicURL, StaffAccess: a.Staff.PageAccess(staff.Viewer), Logger: log,
 	}); err != nil {
 		return nil, err
@@ -320,7 +315,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// form and layoutForm): the API's handlers take them, behind the API's
 	// body limit, and a refusal is answered with the page itself, rendered
 	// through the page handler.
-	formPages, err := forms.New(shared.RoutesJSON, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
+	formPages, err := forms.New(shared.Routes, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
 	if err != nil {
 		return nil, err
 	}
@@ -372,9 +367,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err := seo.Register(a.Server.Routes, cfg.PublicURL); err != nil {
 		return nil, err
 	}
-	if err := redirects.Register(a.Server.Routes, shared.RoutesJSON); err != nil { // /pricing → /old-pricing (301)
-		return nil, err
-	}
+	redirects.Register(a.Server.Routes, shared.Routes) // /pricing → /old-pricing (301)
 	api := a.Server.API
 	if err := platform.Register(api); err != nil {
 		return nil, err
