@@ -290,6 +290,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.Analytics.Start()
 	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
 	pages = a.Analytics.Pages(pages)
+	pages = a.Staff.Pages(pages) // /staff/sign-in: the studio's passkey sign-in, drawn by the edge
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).

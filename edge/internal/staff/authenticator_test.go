@@ -95,7 +95,7 @@ func (k *softKey) Create(opts []byte) []byte {
 	}
 	b, _ := json.Marshal(map[string]any{"id": b64.EncodeToString(k.id), "rawId": b64.EncodeToString(k.id), "type": "public-key",
 		"clientExtensionResults": map[string]any{},
-		"response": map[string]any{"clientDataJSON": b64.EncodeToString(cd), "attestationObject": b64.EncodeToString(att), "transports": []string{"internal"}}})
+		"response":               map[string]any{"clientDataJSON": b64.EncodeToString(cd), "attestationObject": b64.EncodeToString(att), "transports": []string{"internal"}}})
 	return b
 }
 

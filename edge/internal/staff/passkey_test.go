@@ -64,7 +64,9 @@ func (b *browser) do(method, path string, body []byte) (int, []byte) {
 	return res.StatusCode, out
 }
 
-func (b *browser) post(path string, body string) (int, []byte) { return b.do("POST", path, []byte(body)) }
+func (b *browser) post(path string, body string) (int, []byte) {
+	return b.do("POST", path, []byte(body))
+}
 
 // register signs up through the site: a merchant session, password only.
 func (b *browser) register(email string) {
