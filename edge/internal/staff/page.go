@@ -92,6 +92,7 @@ var signInTemplate = template.Must(template.New("signin").Parse(`<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>Studio sign-in — Omnibus staff</title>
+<link rel="icon" href="/favicon.webp" type="image/webp">
 <style nonce="{{.Nonce}}">
 :root{color-scheme:light dark}
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:32rem;padding:2rem 1.5rem}
