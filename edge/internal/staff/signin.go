@@ -89,7 +89,8 @@ func (s *Service) limit(c echo.Context, m Member) (bool, error) {
 		key string
 	}{{s.FactorByMember, "member:" + itoa(m.AccountID)}, {s.FactorByIP, ratelimit.Client(c.Request())}} {
 		if ok, retry := l.lim.Allow(ctx, l.key); !ok {
-			s.record(ctx, c, m, audit.Entry{Action: audit.SignInFailed, Detail: "rate limited"})
+			// Not recorded: the refused guesses would make rows without
+			// bound; the guesses that were checked are each recorded.
 			ratelimit.RetryAfter(c, retry)
 			return false, response.Error(c, http.StatusTooManyRequests, msgRateLimited)
 		}
