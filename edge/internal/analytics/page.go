@@ -199,6 +199,7 @@ var pageTemplate = template.Must(template.New("insights").Funcs(template.FuncMap
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>Insights — Omnibus staff</title>
+<link rel="icon" href="/favicon.webp" type="image/webp">
 <style nonce="{{.Nonce}}">
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem 1.5rem;color:#1a1a2e}
 h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem;margin-top:1.5rem}

@@ -270,6 +270,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	var pages http.Handler = proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log})
 	pages = layers(pages,
 		deps.WrapPages, // a test's own layer (edgetest)
+		// /staff/sign-in: the studio's passkey sign-in, drawn by the edge.
+		a.Staff.Pages,
 		// Counts the visit, answers /go/ links and the staff page: first,
 		// to read the utm tags before Canonical drops them; one hook,
 		// counting once the answer is out.
