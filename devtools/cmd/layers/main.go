@@ -28,13 +28,14 @@ var layers = [][]string{
 		"buildinfo", "poll", "routepath", "token", "validation", "hashqueue", "healthcheck", "storage",
 		"renderer", "platform", "redirects", "mail/mailtest", "billing/stripepay/stripemock"},
 	// 1. Infrastructure: settings, logs, metrics, security headers, mail,
-	// limits, the renderer proxy.
+	// limits, the renderer proxy, who on the staff may do what and the
+	// record of what they did.
 	{"config", "config/configdoc", "logging", "security", "metrics", "mail", "ratelimit", "proxy",
-		"httpx/origin", "migrate", "storage/storagetest"},
+		"httpx/origin", "migrate", "storage/storagetest", "staff", "staff/stafftest", "audit"},
 	// 2. The mechanics of pages and API endpoints: the server, forms and how
 	// an endpoint reads and answers (exchange), the page cache, static
-	// files, content, SEO, analytics, the theme.
-	{"server", "forms", "forms/formstest", "exchange", "cache", "assets", "content", "seo", "analytics", "theme"},
+	// files, content and its search, SEO, analytics, the theme.
+	{"server", "forms", "forms/formstest", "exchange", "cache", "assets", "content", "search", "seo", "analytics", "theme"},
 	// 3. Features: accounts, billing, contact, newsletter.
 	{"accounts", "billing", "billing/stripepay", "contact", "newsletter"},
 	// 4. Assembly: the one wiring, its test harness, the commands.

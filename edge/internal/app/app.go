@@ -50,9 +50,11 @@ import (
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/search"
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/theme"
 	"omnibus/shared"
@@ -105,6 +107,13 @@ type App struct {
 	MetricsURL string
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
+	// SearchIndex is what site search finds (the repository's articles and
+	// product pages at start); Search answers /search and /api/v1/search.
+	SearchIndex *search.Index
+	Search      *search.Service
+	// Staff is the studio's access: roles, studio sessions, second
+	// factors, the audit log (internal/staff, internal/audit).
+	Staff *staff.Service
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -202,10 +211,33 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, Provider: provider(cfg, log),
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
+	// Site search: the /search page gets the results of its ?q= from the
+	// edge, as the journey pages get their data (internal/search); the
+	// page is private, so no query becomes a page-cache entry.
+	syn, err := search.ParseSynonyms(shared.SearchSynonymsJSON)
+	if err != nil {
+		return nil, err
+	}
+	a.SearchIndex = search.NewIndex(syn)
+	if err := search.Seed(a.SearchIndex); err != nil {
+		return nil, err
+	}
+	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
+		if a.Analytics != nil {
+			a.Analytics.Searched(r, q, total)
+		}
+	}})
+	// The studio's access (internal/staff): a studio session, opened only
+	// by a passkey (or an allowed TOTP code) after a merchant sign-in, and
+	// a role; the staff page needs the viewer role.
+	a.Staff = staff.New(a.DB, staff.Options{
+		PublicURL: cfg.PublicURL, SessionTTL: cfg.StaffSessionTTL, RecheckWindow: cfg.StaffRecheckWindow,
+		EnrolWindow: cfg.StaffEnrolWindow, Account: a.Accounts.SignedIn, Mail: a.Mailer, Logger: log,
+	})
 	// Visit counts, campaign short links (/go/…) and the staff page.
 	if a.Analytics, err = analytics.New(analytics.Options{
 		DB: a.DB, Routes: shared.Routes, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
-		PublicURL: cfg.PublicURL, Account: a.accountID, Logger: log,
+		PublicURL: cfg.PublicURL, StaffAccess: a.Staff.PageAccess(staff.Viewer), Logger: log,
 	}); err != nil {
 		return nil, err
 	}
@@ -234,6 +266,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		// end of the no-JS Google flow at /sso-redirect answer here, before
 		// the cache or the renderer see the request.
 		a.Accounts.Pages,
+		// /search gets the results of its ?q= in a header, as the journey
+		// pages get theirs; the page is private, so no query is a cache entry.
+		a.Search.Pages,
 		// A signed-in merchant's journey pages get their data in headers
 		// (the renderer never calls the edge).
 		a.Billing.PageData,
@@ -266,7 +301,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	health := a.DB.WatchHealth(healthCtx, log)
 	middleware := []echo.MiddlewareFunc{
 		// One origin: any other host's request goes to PUBLIC_URL's.
-		origin.Redirect(cfg.PublicURL),
+		origin.Redirect(cfg.PublicURL, policies.CanonicalURI),
 	}
 	if a.Metrics != nil {
 		middleware = append(middleware, a.Metrics.Middleware())
@@ -314,7 +349,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err := content.Register(api); err != nil {
 		return nil, err
 	}
+	a.Search.Register(api) // GET /api/v1/search: results as the visitor types
 	a.Accounts.Register(api)
+	a.Staff.Register(api) // /api/v1/staff/...: members, sessions, the audit log
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())
@@ -549,16 +586,6 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
-}
-
-// accountID is the signed-in account of a request, for the staff page
-// (nil writer: no cookie is touched; the session middleware does that).
-func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
-	acct, err := a.Accounts.Current(nil, r)
-	if err != nil || acct == nil {
-		return 0, false
-	}
-	return acct.ID, true
 }
 
 // loopbackAddr is the loopback address of this listener (App.URL):
