@@ -42,7 +42,7 @@ import (
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/origin"
+	"omnibus/edge/internal/httpx/origin"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"

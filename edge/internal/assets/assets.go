@@ -21,7 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"omnibus/edge/internal/http/encoding"
+	"omnibus/edge/internal/httpx/encoding"
 )
 
 // Cache policies.

@@ -93,7 +93,7 @@ func (ps Policies) isPage(p string) bool {
 // CanonicalURI is the path and query a GET of uri should end at: the
 // path as Canonical spells it, escaped once, with the query as it is (the
 // page's own middleware drops what it does not read, without a redirect).
-// Another host's request is sent straight there (internal/http/origin), so
+// Another host's request is sent straight there (internal/httpx/origin), so
 // it takes one redirect, not two.
 func (ps Policies) CanonicalURI(u *url.URL) string {
 	if !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "/api/") {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/ratelimit"
 )
 
@@ -106,7 +106,20 @@ func (c *Cache) Register(e interface {
 	POST(string, echo.HandlerFunc, ...echo.MiddlewareFunc) *echo.Route
 }, token string) {
 	limiter := ratelimit.For(nil, "cache_purge_ip", 30, 2*time.Second) // per instance: the token holder is trusted
-	e.POST(PurgePath, c.purgeHandler(token), limiter.ByIP())
+	e.POST(PurgePath, c.purgeHandler(token), limitByClient(limiter))
+}
+
+// limitByClient refuses a client over limiter's limit with 429 before the
+// handler reads anything.
+func limitByClient(limiter *ratelimit.Limiter) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if ok, wait := limiter.Allow(c.Request().Context(), ratelimit.ClientKey(c.RealIP())); !ok {
+				return response.TooManyRequests(c, wait)
+			}
+			return next(c)
+		}
+	}
 }
 
 func (c *Cache) purgeHandler(token string) echo.HandlerFunc {

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // Warming: at start and after every purge (local, over HTTP or the command

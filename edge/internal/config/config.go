@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // Config is the edge's whole configuration. Each field is the variable

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // Settings is every variable the edge reads, in the order of the docs and

@@ -31,7 +31,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/crossorigin"
+	"omnibus/edge/internal/httpx/crossorigin"
 	"omnibus/edge/internal/routepath"
 	"omnibus/edge/internal/security"
 	"omnibus/shared"

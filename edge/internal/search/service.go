@@ -31,7 +31,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/shared"
 )
@@ -217,7 +217,7 @@ func (s *Service) Register(api *echo.Group) {
 			return response.OK(c, map[string]any{"data": Result{Status: StatusEmpty, Results: []Item{}}})
 		}
 		if ok, wait := s.opts.Limiter.Allow(r.Context(), ratelimit.ClientKey(c.RealIP())); !ok {
-			return ratelimit.Refuse(c, wait)
+			return response.TooManyRequests(c, wait)
 		}
 		c.Response().Header().Set("Cache-Control", "no-store")
 		c.Response().Header().Set("X-Robots-Tag", "noindex")

@@ -32,8 +32,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"omnibus/edge/internal/assets"
-	"omnibus/edge/internal/http/request"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/request"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/security"
 )

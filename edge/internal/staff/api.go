@@ -13,7 +13,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/audit"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 )
 
 // AuditReader is the role that reads the audit log: admin only. The log

@@ -5,7 +5,8 @@ import { blogArticles } from "~/lib/content.server";
 import { renderMarkdown } from "~/lib/markdown.server";
 import { siteData, withSiteSettings } from "~/lib/site.server";
 import landing from "../../../../shared/content/landing.json";
-import { catalogue, type CatalogueData, type ComponentHome } from "./catalogue";
+import { catalogue, type CatalogueData } from "./catalogue";
+import type { ComponentHome } from "./showcase";
 
 const SAMPLE = `## Four weeks before the festive season
 
