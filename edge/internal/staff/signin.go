@@ -14,9 +14,9 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/audit"
-	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/request"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/crossorigin"
+	"omnibus/edge/internal/httpx/request"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 )
@@ -91,7 +91,7 @@ func (s *Service) limit(c echo.Context, m Member) (bool, error) {
 		if ok, retry := l.lim.Allow(ctx, l.key); !ok {
 			// Not recorded: the refused guesses would make rows without
 			// bound; the guesses that were checked are each recorded.
-			ratelimit.RetryAfter(c, retry)
+			response.RetryAfter(c, retry)
 			return false, response.Error(c, http.StatusTooManyRequests, msgRateLimited)
 		}
 	}

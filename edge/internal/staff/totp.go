@@ -16,7 +16,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/audit"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/token"
 )
 
