@@ -6,6 +6,8 @@ toolchain go1.26.10
 
 require (
 	github.com/andybalholm/brotli v1.2.8
+	github.com/blevesearch/snowballstem v0.9.0
+	github.com/cloudflare/tableflip v1.2.3
 	github.com/coreos/go-oidc/v3 v3.21.0
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6

@@ -54,6 +54,11 @@ type HTTPNames struct {
 	// signed-in visitor owns it, to the pages whose route names "payment";
 	// base64url JSON.
 	PaymentHeader string `json:"paymentHeader"`
+	// SearchHeader carries the results of ?q= (the query as searched, the
+	// results with their marked snippets, or why there are none) to the
+	// pages whose route names "search" in edgeData; base64url JSON
+	// (edge/internal/search).
+	SearchHeader string `json:"searchHeader"`
 }
 
 // EdgePrefix starts the name of every header only the edge sets.
