@@ -1,7 +1,8 @@
-// Site search without JavaScript: the help centre's search box posts nothing
+// Site search. Without JavaScript: the help centre's search box posts nothing
 // and needs no script; the edge answers the query and the page shows the
 // results with the matched words marked. A query the site does not answer
 // then shows on the staff insights page under "No results", for marketing.
+// With JavaScript, the results follow the typing (the API, loaded on focus).
 // Its own edge (a fresh SQLite database), so the counts are this test's alone.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -25,7 +26,7 @@ function freePort(): Promise<number> {
 // A browser's user agent: the counts leave crawlers (HeadlessChrome among them) out.
 const userAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
 
-test.describe("site search without JavaScript", () => {
+test.describe("site search", () => {
   let edge: LocalEdge | undefined;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-search-"));
 
@@ -78,6 +79,24 @@ test.describe("site search without JavaScript", () => {
     const noResults = staff.locator("#searches table", { has: staff.getByRole("columnheader", { name: "No results" }) }).first();
     await expect(noResults).toContainText("blockchain loyalty points");
     await expect(noResults).not.toContainText("refnd");
+    await ctx.close();
+  });
+
+  test("with JavaScript, the results follow the typing once the box is focused, and the address follows the query", async ({ browser }) => {
+    const ctx = await browser.newContext({ baseURL: edge!.origin, userAgent });
+    const page = await ctx.newPage();
+    const live: string[] = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/api/v1/search") live.push(new URL(r.url()).searchParams.get("q") ?? "");
+    });
+    await page.goto("/search?q=refund");
+    await expect(page.locator("[data-search-results] > li").first().getByRole("link")).toHaveAttribute("href", "/help/category/article/returns-cancellations-and-refunds");
+    const box = page.getByRole("searchbox");
+    await box.click();
+    await box.fill("domain");
+    await expect(page.locator("[data-search-results] > li").first().getByRole("link")).toHaveAttribute("href", "/help/category/article/connect-your-domain");
+    await expect(page).toHaveURL(/\/search\?q=domain$/);
+    expect(live).toContain("domain");
     await ctx.close();
   });
 });
