@@ -42,6 +42,10 @@ type Metrics struct {
 	renderSeconds  prometheus.Histogram
 	renderTTFB     prometheus.Histogram
 
+	// HashQueue is the password-hashing queue's instruments: the wiring
+	// hands it to the queue (accounts' Hashing.Hooks).
+	HashQueue *HashQueue
+
 	renderer atomic.Pointer[rendererGatherer]
 }
 
@@ -49,8 +53,9 @@ type Metrics struct {
 // paths name the page routes.
 func New(table *shared.RouteTable) *Metrics {
 	m := &Metrics{
-		reg:    prometheus.NewRegistry(),
-		routes: routesOf(table),
+		reg:       prometheus.NewRegistry(),
+		routes:    routesOf(table),
+		HashQueue: newHashQueue(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "omnibus_http_requests_total",
 			Help: "HTTP requests answered by the edge, by route pattern, method and status.",
@@ -89,7 +94,7 @@ func New(table *shared.RouteTable) *Metrics {
 		m.requests, m.requestSeconds, m.cacheResults, m.cacheBytes, m.renders, m.renderSeconds, m.renderTTFB,
 		rateLimitRefusals, rateLimitKeys, rateLimitMaxKeys,
 	)
-	m.reg.MustRegister(HashQueue.collectors()...)
+	m.reg.MustRegister(m.HashQueue.collectors()...)
 	// Which build answers: a rolling update shows two series side by side.
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "omnibus_build_info",
@@ -118,8 +123,8 @@ func (m *Metrics) WatchPurgeListener(up func() bool) {
 // Registry is the edge's registry, for more collectors.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
-// Middleware counts and times every request of the echo server. Add it with
-// Server.Use after server.New, so it runs inside the access log and sees the
+// Middleware counts and times every request of the echo server. It goes in
+// server.Options.Middleware, so it runs inside the access log and sees the
 // final status.
 func (m *Metrics) Middleware() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
