@@ -1,16 +1,14 @@
 // Site search. Without JavaScript: the help centre's search box posts nothing
 // and needs no script; the edge answers the query and the page shows the
-// results with the matched words marked. A query the site does not answer
-// then shows on the staff insights page under "No results", for marketing.
+// results with the matched words marked; a query the site does not answer
+// says so (and is counted for the staff insights page: analytics' Go test).
 // With JavaScript, the results follow the typing (the API, loaded on focus).
 // Its own edge (a fresh SQLite database), so the counts are this test's alone.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { signUpHeaders } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
 
 function freePort(): Promise<number> {
@@ -38,10 +36,12 @@ test.describe("site search", () => {
       oidcAddr: `127.0.0.1:${await freePort()}`,
       env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", CACHE_WARM: "false", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
     });
+    // The renderer answers the search page before the tests start (its first render may be slow).
+    await expect.poll(async () => (await fetch(`${edge.origin}/search`)).status, { timeout: 60_000 }).toBe(200);
   });
   test.afterAll(() => edge?.stop());
 
-  test("“refnd” from /help finds the refunds article first with a marked snippet; an unanswered query is listed for staff", async ({ browser }) => {
+  test("“refnd” from /help finds the refunds article first with a marked snippet; an unanswered query says so", async ({ browser }) => {
     const origin = edge!.origin;
     const ctx = await browser.newContext({ baseURL: origin, userAgent, javaScriptEnabled: false });
     const page = await ctx.newPage();
@@ -64,21 +64,9 @@ test.describe("site search", () => {
     await page.waitForURL("**/search?q=blockchain*");
     await expect(page.getByText(/Nothing matched “blockchain loyalty points”/)).toBeVisible();
 
-    // Staff read it under "No results".
-    const email = `search-${Date.now()}@example.com`;
-    const reg = await ctx.request.post("/api/v1/oaccount/register", {
-      headers: signUpHeaders(origin),
-      data: { name: "Ana Lima", email, password: "correct horse battery", storeName: `search-${Date.now()}` },
-    });
-    expect(reg.status()).toBe(201);
-    execFileSync(path.join(import.meta.dirname, "..", "..", "edge", "bin", "edge"), ["staff", "grant", email], {
-      env: { ...process.env, OMNIBUS_ENV: "development", DATA_DIR: dataDir, DATABASE_URL: "" },
-    });
-    const staff = await ctx.newPage();
-    await staff.goto("/staff/insights");
-    const noResults = staff.locator("#searches table", { has: staff.getByRole("columnheader", { name: "No results" }) }).first();
-    await expect(noResults).toContainText("blockchain loyalty points");
-    await expect(noResults).not.toContainText("refnd");
+    // Staff read it under "No results" on the insights page, which needs a studio
+    // session (a passkey): edge/internal/analytics TestAnUnansweredSearchIsListedForStaff
+    // checks that through the whole edge on both databases.
     await ctx.close();
   });
 
