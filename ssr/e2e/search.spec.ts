@@ -37,7 +37,7 @@ test.describe("site search", () => {
       env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", CACHE_WARM: "false", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
     });
     // The renderer answers the search page before the tests start (its first render may be slow).
-    await expect.poll(async () => (await fetch(`${edge.origin}/search`)).status, { timeout: 60_000 }).toBe(200);
+    await expect.poll(async () => (await fetch(`${edge!.origin}/search`)).status, { timeout: 60_000 }).toBe(200);
   });
   test.afterAll(() => edge?.stop());
 
