@@ -152,11 +152,13 @@ nginx: | java
 	  fi; \
 	fi
 
-## deploy-tools: Debian's varnish, pgbouncer and prometheus (promtool) for the deployment
-## tests in deploy/stack and edge/internal/app (installed when missing and we are root;
-## after nginx, as apt installs one package set at a time)
+## deploy-tools: Debian's varnish, pgbouncer, prometheus (promtool) and haproxy (the compose
+## balancer's rolling-restart test, edge/cmd/edge) for the deployment tests in deploy/stack,
+## edge/internal/app and edge/cmd/edge (installed when missing and we are root; after nginx,
+## as apt installs one package set at a time)
 deploy-tools: | nginx
 	@missing=""; \
+	command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing="$$missing haproxy"; \
 	command -v varnishd >/dev/null || [ -x /usr/sbin/varnishd ] || missing="$$missing varnish"; \
 	command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || missing="$$missing pgbouncer"; \
 	command -v promtool >/dev/null || missing="$$missing prometheus"; \

@@ -25,6 +25,8 @@
 #       counting costs a cache hit (at most 3%)
 #   (s1-s4) site search: p50/p99 on today's content and on 10,000 articles,
 #       and the cache hit of / during a flood of random queries (bench/search.sh)
+#   (m0), (m) the cache hit of / without and during a socket-takeover restart
+#       (bench/restart.sh)
 # and, from the edge's Go benchmark, how soon a page is served again after
 # each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
@@ -524,3 +526,15 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo "asked for, brotli, and stores it, then answers); row (c) is the renderer streaming it to a browser. Until 2026-11-25 both rows asked for \`/\`"
   echo "and row (d) varied ?reason=, a value the edge now drops: its 'misses' were hits, and d/c read 144."
 } | tee "$ROOT/bench/RESULTS.md"
+
+# Rows (m0) and (m): the cache hit while the edge restarts by socket
+# takeover, against the same load without a restart (bench/restart.sh, its
+# own edge).
+{
+  echo
+  echo "A restart under load (bench/restart.sh: wrk keeps $CONNS connections alive, the edge hands its socket to a successor):"
+  echo
+  echo "| Row                                          |  Requests/s | p50 (ms) | p99 (ms) |"
+  echo "|----------------------------------------------|------------:|---------:|---------:|"
+  BENCH_CONNECTIONS=$CONNS BENCH_THREADS=$THREADS bash "$ROOT/bench/restart.sh"
+} | tee -a "$ROOT/bench/RESULTS.md"

@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -70,6 +71,17 @@ type Deps struct {
 	DB *storage.DB
 	// Listener is the public listener; nil listens on LISTEN_ADDR.
 	Listener net.Listener
+	// Listen opens the metrics listener (and the public one without
+	// Listener); nil is net.Listen. The socket takeover passes its own,
+	// which inherits the predecessor's sockets (cmd/edge).
+	Listen func(network, addr string) (net.Listener, error)
+	// SharedSocket: the listening socket is held by another process too
+	// (systemd's socket unit): stopping leaves its queue to the next edge.
+	SharedSocket bool
+	// FreshRendererPorts runs the renderer on free loopback ports instead
+	// of RENDERER_PORT and RENDERER_METRICS_PORT, which the predecessor's
+	// renderer still holds while this edge takes over.
+	FreshRendererPorts bool
 	// RendererOutput receives the child renderer's stdout and stderr
 	// (default os.Stderr).
 	RendererOutput io.Writer
@@ -115,8 +127,9 @@ type App struct {
 	// factors, the audit log (internal/staff, internal/audit).
 	Staff *staff.Service
 
-	ln      net.Listener
-	closers []func() // run in reverse order by Close
+	ln        net.Listener
+	closers   []func()    // run in reverse order by Close
+	takenOver atomic.Bool // HandOver was called
 }
 
 // New builds the edge, top to bottom in the order of the package comment.
@@ -142,9 +155,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 
 	// 2. The public listener.
+	listen := deps.Listen
+	if listen == nil {
+		listen = net.Listen
+	}
 	a.ln = deps.Listener
 	if a.ln == nil {
-		if a.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+		if a.ln, err = listen("tcp", cfg.Addr); err != nil {
 			return nil, err
 		}
 	}
@@ -154,12 +171,14 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 
 	// 3. Metrics (METRICS_ADDR): a registry the parts below feed, served on
 	// a listener of its own, never on the public one (internal/metrics).
-	if err := a.startMetrics(); err != nil {
+	if err := a.startMetrics(listen); err != nil {
 		return nil, err
 	}
 
-	// 4. The renderer: a supervised child on loopback, or RENDERER_URL.
-	if err := a.startRenderer(deps.RendererOutput); err != nil {
+	// 4. The renderer: a supervised child on loopback, or RENDERER_URL (on
+	// free ports when this edge takes over from one whose renderer still
+	// holds RENDERER_PORT).
+	if err := a.startRenderer(deps.RendererOutput, deps.FreshRendererPorts); err != nil {
 		return nil, err
 	}
 	rend := a.Renderer
@@ -308,6 +327,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	a.Server = server.New(server.Options{
 		Middleware:     middleware,
+		SharedSocket:   deps.SharedSocket,
 		Pages:          pages,
 		PageMiddleware: []echo.MiddlewareFunc{formPages.Middleware},
 		Assets:         files,
@@ -413,12 +433,12 @@ func (a *App) openStorage(db *storage.DB) error {
 
 // startMetrics makes the registry and serves it on METRICS_ADDR (nothing
 // when that is empty).
-func (a *App) startMetrics() error {
+func (a *App) startMetrics(listen func(network, addr string) (net.Listener, error)) error {
 	if a.Config.MetricsAddr == "" {
 		return nil
 	}
 	a.Metrics = metrics.New(shared.Routes)
-	mln, err := net.Listen("tcp", a.Config.MetricsAddr)
+	mln, err := listen("tcp", a.Config.MetricsAddr)
 	if err != nil {
 		return fmt.Errorf("METRICS_ADDR: %w", err)
 	}
@@ -432,18 +452,27 @@ func (a *App) startMetrics() error {
 
 // startRenderer starts the renderer child (or names RENDERER_URL's), to be
 // stopped by Close.
-func (a *App) startRenderer(output io.Writer) error {
+func (a *App) startRenderer(output io.Writer, freshPorts bool) error {
 	cfg := a.Config
 	var err error
 	if cfg.RendererURL != "" {
 		a.Renderer, err = renderer.External(cfg.RendererURL)
 	} else {
+		port := cfg.RendererPort
 		metricsPort := 0 // the renderer's own metrics, scraped into ours
 		if a.Metrics != nil {
 			metricsPort = cfg.RendererMetricsPort
 		}
+		if freshPorts {
+			port = 0
+			if metricsPort != 0 {
+				if metricsPort, err = freePort(); err != nil {
+					return err
+				}
+			}
+		}
 		a.Renderer, err = renderer.Start(renderer.Options{
-			Dir: cfg.SSRDir, Port: cfg.RendererPort, PublicURL: cfg.PublicURL,
+			Dir: cfg.SSRDir, Port: port, PublicURL: cfg.PublicURL,
 			Dev: cfg.RendererDev, Output: output, Logger: a.Log, MetricsPort: metricsPort,
 		})
 	}
@@ -474,6 +503,7 @@ func (a *App) startCache(policies cache.Policies, secure *security.Policy, now f
 	if m := a.Metrics; m != nil {
 		m.WatchCache(a.Cache.Stats)
 		m.WatchWarming(a.Cache.WarmState)
+		a.Cache.SetPurgeObserver(m.PurgeObserver())
 		if _, ok := a.Cache.PurgeListenerUp(); ok {
 			m.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
 		}
@@ -567,18 +597,24 @@ func (a *App) Run(ctx context.Context) error {
 	// request, each answer closing its keep-alive connection, for
 	// DRAIN_PERIOD, the time the load balancer takes to stop sending here.
 	a.Server.Drain()
-	a.Log.Info("draining: unready, still serving", "drain_period", a.Config.DrainPeriod.String())
+	drain := a.Config.DrainPeriod
+	if a.takenOver.Load() {
+		drain = 0 // the edge that took the socket over accepts on it already
+	}
+	a.Log.Info("draining: unready, still serving", "drain_period", drain.String())
 	select {
 	case err := <-serveErr:
 		return err
-	case <-time.After(a.Config.DrainPeriod):
+	case <-time.After(drain):
 	}
 	a.Log.Info("shutting down: finishing in-flight requests", "timeout", a.Config.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
 	defer cancel()
-	// The listener stays open until nothing is in flight: a page being
-	// rendered may call this edge back.
-	_ = a.Server.Idle(sctx)
+	// No waiting for "no request in flight" with the listener open: with
+	// clients that keep coming there never is one, and the wait used to
+	// run into the timeout, which then cut every request in flight
+	// (decision 0056). Shutdown stops accepting first, then lets each
+	// accepted request finish.
 	if err := a.Shutdown(sctx); err != nil {
 		a.Log.Warn("drain incomplete; remaining connections closed", "err", err)
 	}
@@ -586,6 +622,16 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// freePort is a loopback port nobody listens on right now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // loopbackAddr is the loopback address of this listener (App.URL):
@@ -634,4 +680,13 @@ func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, 
 	}
 	c.StartWarming(ctx, cache.WarmOptions{Paths: policies.CacheablePaths(articles), Origin: publicURL, Ready: ready})
 	return nil
+}
+
+// HandOver says another edge has taken over the listening socket (the
+// same-host restart, cmd/edge): when Run's context ends, this edge stops
+// accepting at once, without DRAIN_PERIOD, leaving the socket's queue to
+// its successor, and finishes the requests it accepted.
+func (a *App) HandOver() {
+	a.takenOver.Store(true)
+	a.Server.SetSharedSocket(true)
 }

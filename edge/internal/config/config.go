@@ -38,6 +38,7 @@ type Config struct {
 	PublicURL            string          // PUBLIC_URL, without a trailing slash
 	ShutdownTimeout      time.Duration   // SHUTDOWN_TIMEOUT
 	DrainPeriod          time.Duration   // DRAIN_PERIOD
+	PIDFile              string          // PID_FILE
 	RendererTimeout      time.Duration   // RENDERER_TIMEOUT
 	RendererDev          bool            // RENDERER_DEV
 	RendererStartTimeout time.Duration   // RENDERER_START_TIMEOUT

@@ -120,6 +120,40 @@ func (m *Metrics) WatchPurgeListener(up func() bool) {
 	}))
 }
 
+// PurgeObserver gives the page cache's purge observer (cache.Cache.
+// SetPurgeObserver): purges applied on this edge, those sent by another edge
+// with the time from sending to applied here, and how long the warm-up
+// after a purge took to store the new copies.
+func (m *Metrics) PurgeObserver() (applied func(fromOther bool, d time.Duration), warmed func(time.Duration)) {
+	count := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "omnibus_cache_purges_applied_total",
+		Help: "Purges applied to this edge's page cache, by where they began (here, or another edge through the fan-out).",
+	}, []string{"origin"})
+	latency := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "omnibus_cache_purge_apply_seconds",
+		Help:    "From another edge sending a purge to this edge having applied it (the sender's clock: skew between hosts counts).",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+	})
+	warm := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "omnibus_cache_purge_warm_seconds",
+		Help:    "From a purge applied here to the warm-up after it having stored every page again.",
+		Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+	})
+	count.WithLabelValues("here")
+	count.WithLabelValues("other")
+	m.reg.MustRegister(count, latency, warm)
+	return func(fromOther bool, d time.Duration) {
+			if !fromOther {
+				count.WithLabelValues("here").Inc()
+				return
+			}
+			count.WithLabelValues("other").Inc()
+			latency.Observe(d.Seconds())
+		}, func(d time.Duration) {
+			warm.Observe(d.Seconds())
+		}
+}
+
 // Registry is the edge's registry, for more collectors.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 

@@ -89,6 +89,11 @@ type Options struct {
 	// PageMiddleware runs before the page handler and static files (the
 	// forms posted to their pages without JavaScript: internal/forms).
 	PageMiddleware []echo.MiddlewareFunc
+	// SharedSocket says the listening socket is shared with another process
+	// that goes on accepting on it (inherited from systemd or from the edge
+	// this one replaces, or handed to the next): stopping then only closes
+	// this process's descriptor and leaves the queue to the other.
+	SharedSocket bool
 }
 
 // Server is the edge's HTTP server.
@@ -110,6 +115,8 @@ type Server struct {
 	http    *http.Server
 	limits  Limits
 	exempt  func(netip.Addr) bool // peers not capped per client (exemptPeer)
+	ln      atomic.Pointer[listener]
+	shared  atomic.Bool
 
 	// draining is set by Drain: /readyz answers 503 and every answer closes
 	// its connection. inflight counts the requests being answered.
@@ -149,6 +156,7 @@ func New(opts Options) *Server {
 	e.HTTPErrorHandler = errorHandler(opts.Logger)
 
 	s := &Server{Routes: e, echo: e, assets: opts.Assets, checks: opts.Checks, reports: opts.Reports, log: opts.Logger, limits: opts.Limits.withDefaults()}
+	s.shared.Store(opts.SharedSocket)
 	s.http = &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -233,12 +241,13 @@ func compose(h echo.HandlerFunc, mw []echo.MiddlewareFunc) echo.HandlerFunc {
 }
 
 // pageOrFile serves a static file of the build when the path is one (a
-// missing /assets/ file is a 404 from the asset handler) and the page
-// handler otherwise. Without an asset handler (dev mode: Vite serves the
+// missing file, under /assets/, /images/ or any folder of the build or with
+// a file's extension, is a no-store 404 from the asset handler) and the
+// page handler otherwise. Without an asset handler (dev mode: Vite serves the
 // files through the renderer) everything goes to the page handler.
 func (s *Server) pageOrFile(c echo.Context) error {
 	r, w := c.Request(), c.Response()
-	if s.assets != nil && (assets.IsAssetPath(r.URL.Path) || s.assets.Has(r.URL.Path)) {
+	if s.assets != nil && s.assets.IsStatic(r.URL.Path) {
 		if !assets.IsWorker(r.URL.Path) {
 			markStatic(c)
 		}
@@ -306,32 +315,22 @@ func (s *Server) readyz(c echo.Context) error {
 // are still served in full meanwhile, new connections included.
 func (s *Server) Drain() { s.draining.Store(true) }
 
+// SetSharedSocket says whether another process accepts on the listening
+// socket too (see Options.SharedSocket): the edge that took it over.
+func (s *Server) SetSharedSocket(shared bool) { s.shared.Store(shared) }
+
 // Draining reports whether Drain was called.
 func (s *Server) Draining() bool { return s.draining.Load() }
-
-// Idle waits until no request is being answered or ctx ends. Called after
-// the drain period, before Shutdown closes the listener, so pages still
-// being rendered and streamed are answered in full.
-func (s *Server) Idle(ctx context.Context) error {
-	t := time.NewTicker(10 * time.Millisecond)
-	defer t.Stop()
-	for s.inflight.Load() > 0 {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
-	return nil
-}
 
 // Serve answers requests on ln until Shutdown, at most Limits.MaxConns
 // connections at a time (listener). It returns nil after a graceful
 // shutdown.
 func (s *Server) Serve(ln net.Listener) error {
 	s.headOnce.Do(s.headForGet)
-	err := s.http.Serve(newListener(ln, s.limits.MaxConns, s.limits.MaxConnsPerClient, s.exempt))
-	if errors.Is(err, http.ErrServerClosed) {
+	l := newListener(ln, s.limits.MaxConns, s.limits.MaxConnsPerClient, s.exempt)
+	s.ln.Store(l)
+	err := s.http.Serve(l)
+	if errors.Is(err, http.ErrServerClosed) || (l.stopping.Load() && errors.Is(err, net.ErrClosed)) {
 		return nil
 	}
 	return err
@@ -382,13 +381,44 @@ func exemptPeer(trusted request.Proxies) func(netip.Addr) bool {
 	}
 }
 
-// Shutdown stops accepting connections and waits for in-flight requests,
-// page streams included, until ctx ends; then it closes what is left.
+// Shutdown stops accepting connections and waits until every connection
+// has had its last answer, page streams included, or ctx ends; then it
+// closes what is left. In order (decision 0056):
+//
+//  1. no connection is accepted any more: on a socket this process owns
+//     alone, the ones the kernel has completed are taken from its queue
+//     and served, and the socket is shut, so a later connection is refused
+//     before its request is sent (listener.quiesce); a shared socket keeps
+//     its queue for the process that takes over;
+//  2. keep-alive ends: every answer from now on closes its connection, and
+//     idle connections close unless their next request has begun to
+//     arrive (conn.Close), which is answered first;
+//  3. every request read is answered.
+//
+// It does not use http.Server.Shutdown until the end: once that has begun,
+// net/http drops a request it reads without answering it (the request of a
+// connection accepted a moment before, or of a kept-alive one that raced
+// the close), which a proxy with retries off turns into a 502.
+//
 // Called before Serve, it makes Serve return at once.
 func (s *Server) Shutdown(ctx context.Context) error {
-	err := s.http.Shutdown(ctx)
+	l := s.ln.Load()
+	if l == nil {
+		return s.http.Shutdown(ctx)
+	}
+	if err := l.quiesce(ctx, s.shared.Load()); err != nil {
+		s.log.Warn("shutdown: could not take the queued connections; closing the listener may reset some", "err", err)
+	}
+	l.stopping.Store(true)
+	l.Close()
+	s.http.SetKeepAlivesEnabled(false) // closes idle connections (safely: conn.Close)
+	err := l.wait(ctx)
+	if err == nil {
+		err = s.http.Shutdown(ctx)
+	}
 	if err != nil {
 		s.http.Close()
+		l.closeAll()
 	}
 	return err
 }
