@@ -89,12 +89,11 @@ func TestTypoToleranceIsOneEditFromFiveLetters(t *testing.T) {
 // Synonyms are content: a query for "return" finds an article that only
 // says "refund", and one for "tax invoice" finds the GST article.
 func TestSynonymsFromTheContentFile(t *testing.T) {
-	ix := NewIndex(Synonyms{{{"return"}, {"refund"}}, {{"gst"}, {"tax", "invoic"}}})
 	syn, err := ParseSynonyms([]byte(`{"synonyms": ["return ~ refund", "GST ~ tax invoice"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix = NewIndex(syn)
+	ix := NewIndex(syn)
 	ix.Upsert(Doc{Type: TypeHelp, Slug: "money-back", Title: "Money back", Text: "How a refund reaches the customer."})
 	ix.Upsert(Doc{Type: TypeHelp, Slug: "gst", Title: "GST on orders", Text: "Each order gets its GST."})
 	if h := first(t, ix, "returns"); h.Doc.Slug != "money-back" {
