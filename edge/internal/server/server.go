@@ -82,6 +82,10 @@ type Options struct {
 	TrustedProxies request.Proxies
 	// Limits bound what one connection may hold (zero values: defaults).
 	Limits Limits
+	// Middleware runs on every request after the server's own (recover,
+	// request id, access log, security headers, guard), in order: the first
+	// outermost.
+	Middleware []echo.MiddlewareFunc
 	// PageMiddleware runs before the page handler and static files (the
 	// forms posted to their pages without JavaScript: internal/forms).
 	PageMiddleware []echo.MiddlewareFunc
@@ -98,7 +102,7 @@ type Server struct {
 	API *echo.Group
 
 	echo    *echo.Echo
-	pages   atomic.Pointer[http.Handler]
+	pages   http.Handler
 	assets  *assets.Handler
 	checks  map[string]Check
 	reports map[string]func() error
@@ -157,7 +161,9 @@ func New(opts Options) *Server {
 		ConnState:         connState,
 	}
 	s.exempt = exemptPeer(opts.TrustedProxies)
-	s.SetPages(opts.Pages)
+	if s.pages = opts.Pages; s.pages == nil {
+		s.pages = http.NotFoundHandler()
+	}
 
 	e.Use(func(echo.HandlerFunc) echo.HandlerFunc { return s.chain })
 	s.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
@@ -169,6 +175,7 @@ func New(opts Options) *Server {
 	s.Use(s.perRequest(opts.TrustedProxies, opts.Security, opts.Logger)) // security headers on every answer, from here on
 	s.Use(opts.Security.Middleware)
 	s.Use(guard)
+	s.Use(opts.Middleware...)
 
 	getHead := []string{http.MethodGet, http.MethodHead}
 	e.Match(getHead, "/healthz", func(c echo.Context) error {
@@ -201,7 +208,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.Serv
 func (s *Server) Registered() []*echo.Route { return s.echo.Routes() }
 
 // Use adds global middleware after what is there (the edge's own: recover,
-// perRequest, the nonce and https rules of security.Middleware, the guard),
+// perRequest, the nonce and https rules of security.Middleware, the guard,
+// then Options.Middleware: a test adds its own here),
 // to run on every request before the route's handler. Call it before Serve.
 //
 // The chain is composed here, once: echo.Use would have echo compose it
@@ -224,18 +232,6 @@ func compose(h echo.HandlerFunc, mw []echo.MiddlewareFunc) echo.HandlerFunc {
 	return h
 }
 
-// SetPages replaces the page handler; call it before Serve (edgetest's
-// Setup uses it to wrap the proxy).
-func (s *Server) SetPages(h http.Handler) {
-	if h == nil {
-		h = http.NotFoundHandler()
-	}
-	s.pages.Store(&h)
-}
-
-// Pages is the current page handler.
-func (s *Server) Pages() http.Handler { return *s.pages.Load() }
-
 // pageOrFile serves a static file of the build when the path is one (a
 // missing /assets/ file is a 404 from the asset handler) and the page
 // handler otherwise. Without an asset handler (dev mode: Vite serves the
@@ -249,7 +245,7 @@ func (s *Server) pageOrFile(c echo.Context) error {
 		s.assets.ServeHTTP(w, r)
 		return nil
 	}
-	s.Pages().ServeHTTP(w, r)
+	s.pages.ServeHTTP(w, r)
 	return nil
 }
 
