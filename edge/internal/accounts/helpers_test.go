@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -21,6 +22,23 @@ import (
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 )
+
+// TestMain runs this package's tests with a cheap argon2id cost (64 KiB, one
+// pass) where production spends 19 MiB and two passes: most tests register
+// and sign in many times and are about what happens around the hash, not the
+// hash. The tests about hashing itself put the production cost back
+// (productionCost); every hash records its cost, so both kinds check alike.
+func TestMain(m *testing.M) {
+	passwordCost.memory, passwordCost.time = 64, 1
+	os.Exit(m.Run())
+}
+
+// productionCost makes this test hash passwords at the production cost.
+func productionCost(t *testing.T) {
+	saved := passwordCost
+	passwordCost.memory, passwordCost.time = argonMemory, argonTime
+	t.Cleanup(func() { passwordCost = saved })
+}
 
 // site is the accounts API and the page middleware served over real HTTP
 // by an echo server on loopback, in front of a stand-in page handler that
