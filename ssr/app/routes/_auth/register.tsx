@@ -1,12 +1,12 @@
 import { RegisterForm } from "~/components/auth/register-form";
-import { signedOutClientLoader, signedOutLoader } from "~/components/auth/signed-out-route";
+import { signedOutClientLoader, signedOutLoader } from "~/components/auth/api";
 import { routeMeta } from "~/lib/meta";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
 export const meta = routeMeta;
 
-// For visitors not signed in: components/auth/signed-out-route.ts says why
+// For visitors not signed in: components/auth/api.ts (signedOutLoader) says why
 // there are both loaders.
 export const loader = signedOutLoader;
 export const clientLoader = signedOutClientLoader;
