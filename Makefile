@@ -11,7 +11,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev stripe-mock image-node install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts lint-imports vuln chromium java nginx deploy-tools bench lighthouse clean
+.PHONY: run dev stripe-mock image-node install build build-ssr build-edge build-floor test test-go test-node test-browser test-times lint lint-go lint-ts lint-imports vuln chromium java nginx deploy-tools bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -66,6 +66,7 @@ test:
 	$(MAKE) vuln
 	$(MAKE) -j2 --output-sync=target test-go test-node
 	$(MAKE) test-browser
+	$(MAKE) test-times
 
 ## lint: the static checks, all clean: go vet and staticcheck (pinned) on every Go
 ## module, the server package vetted for macOS too (its Linux-only parts sit behind
@@ -122,17 +123,29 @@ stripe-mock: edge/bin/stripe-mock
 edge/bin/stripe-mock:
 	cd edge && GOBIN=$(CURDIR)/edge/bin go install github.com/stripe/stripe-mock@v0.203.0
 
+# Each suite also writes its tests' times under build/test-times (go test -json
+# through devtools/cmd/slowest, which prints what plain go test prints; vitest's
+# and Playwright's JSON reporters); make test-times prints the slowest of each.
+TIMES   := $(CURDIR)/build/test-times
+GOTIMES := cd $(CURDIR)/devtools && go run ./cmd/slowest -go-filter
 test-go: stripe-mock
-	cd edge && go test -count=1 ./...
-	cd shared && go test -count=1 ./...
-	cd deploy/k8s/validate && go test -count=1 ./...
-	cd deploy/stack && go test -count=1 -timeout 20m ./...
+	@mkdir -p $(TIMES)
+	set -o pipefail; cd edge && go test -count=1 -json ./... | ($(GOTIMES) $(TIMES)/edge.go.json)
+	set -o pipefail; cd shared && go test -count=1 -json ./... | ($(GOTIMES) $(TIMES)/shared.go.json)
+	set -o pipefail; cd deploy/k8s/validate && go test -count=1 -json ./... | ($(GOTIMES) $(TIMES)/k8s.go.json)
+	set -o pipefail; cd deploy/stack && go test -count=1 -timeout 20m -json ./... | ($(GOTIMES) $(TIMES)/stack.go.json)
 
 test-node: install
-	npm test -w ssr
+	@mkdir -p $(TIMES)
+	npm test -w ssr -- --reporter=default --reporter=json --outputFile.json=$(TIMES)/vitest.json
 
 test-browser: build chromium java
-	cd ssr && npx playwright test
+	@mkdir -p $(TIMES)
+	cd ssr && PLAYWRIGHT_JSON_OUTPUT_FILE=$(TIMES)/playwright.json npx playwright test
+
+## test-times: the ten slowest tests of each suite of the last make test
+test-times:
+	@cd devtools && go run ./cmd/slowest -n 10 $(wildcard $(TIMES)/*.json)
 
 ## chromium: Debian's Chromium for the browser tests (installed when missing and we are root)
 chromium:

@@ -38,6 +38,9 @@ func TestDecisionNotesAreNumberedOnceEach(t *testing.T) {
 	}
 	seen := map[string]string{}
 	for _, e := range entries {
+		if e.Name() == "README.md" { // the index, TestDecisionIndexListsEveryNote
+			continue
+		}
 		m := noteName.FindStringSubmatch(e.Name())
 		if m == nil {
 			t.Errorf("docs/decisions/%s: name is not NNNN-kebab-title.md", e.Name())
@@ -108,4 +111,99 @@ func TestEveryCitedDocExists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// The decisions index (docs/decisions/README.md) lists every note by a link
+// to its file, so a newcomer finds each one's status and what superseded it
+// in one place; a note added without its row fails here.
+func TestDecisionIndexListsEveryNote(t *testing.T) {
+	dir := filepath.Join(root, "docs", "decisions")
+	index, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatalf("the decisions index: %v", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := 0
+	for _, e := range entries {
+		if !noteName.MatchString(e.Name()) {
+			continue
+		}
+		notes++
+		if !bytes.Contains(index, []byte("]("+e.Name()+")")) {
+			t.Errorf("docs/decisions/README.md has no row linking %s: add its number, title, status and what superseded it", e.Name())
+		}
+	}
+	if notes == 0 {
+		t.Fatal("no decision notes found")
+	}
+}
+
+// README's "Where things live" names every Go package under edge/internal
+// (a direct child as "internal/<name>/", a nested one by its own name) and
+// every top-level folder of ssr/app (as "app/<name>/"): a newcomer finds a
+// thing from that map, so a package added without a line there fails here.
+func TestReadmeMapNamesEveryPackageAndAppFolder(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "## Where things live")
+	if !ok {
+		t.Fatal(`README.md has no "## Where things live" section`)
+	}
+	section, _, _ := strings.Cut(after, "\n## ")
+	internal := filepath.Join(root, "edge", "internal")
+	err = filepath.WalkDir(internal, func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || path == internal {
+			return err
+		}
+		if d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if !hasGoSource(t, path) {
+			return nil
+		}
+		rel, _ := filepath.Rel(internal, path)
+		rel = filepath.ToSlash(rel)
+		if !strings.Contains(rel, "/") {
+			if !strings.Contains(section, "internal/"+rel+"/") {
+				t.Errorf("README's \"Where things live\" has no line for edge/internal/%s/", rel)
+			}
+		} else if !regexp.MustCompile(`\b` + regexp.QuoteMeta(d.Name()) + `\b`).MatchString(section) {
+			t.Errorf("README's \"Where things live\" does not name edge/internal/%s (say what it is on its parent's line)", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := os.ReadDir(filepath.Join(root, "ssr", "app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range app {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && !strings.HasPrefix(e.Name(), "+") {
+			if !strings.Contains(section, "app/"+e.Name()+"/") {
+				t.Errorf("README's \"Where things live\" has no line for ssr/app/%s/", e.Name())
+			}
+		}
+	}
+}
+
+// hasGoSource says whether dir holds a Go file that is not a test: a package.
+func hasGoSource(t *testing.T, dir string) bool {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			return true
+		}
+	}
+	return false
 }

@@ -24,7 +24,8 @@ export default defineConfig({
   // flake, and a flake is fixed at its cause, not hidden behind a green run.
   retries: 0,
   timeout: 30_000,
-  reporter: [["list"]],
+  // The JSON report (make test-browser sets its file) is for make test-times.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ? [["list"], ["json"]] : [["list"]],
   use: {
     baseURL,
     browserName: "chromium",

@@ -1,7 +1,6 @@
 package stack
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/moby/buildkit/frontend/dockerfile/parser"
 )
 
 // Dockerfile is deploy/Dockerfile read into stages, in order.
@@ -34,40 +35,28 @@ type Instr struct {
 	Line  int
 }
 
-// ParseDockerfile reads the instructions of a Dockerfile: comments and blank
-// lines are skipped, backslash continuations joined.
+// ParseDockerfile reads the instructions of a Dockerfile with BuildKit's own
+// parser (the one docker build uses: comments, continuations, escapes and
+// heredocs as Docker reads them), then groups them into stages.
 func ParseDockerfile(r io.Reader) (*Dockerfile, error) {
+	res, err := parser.Parse(r)
+	if err != nil {
+		return nil, err
+	}
 	d := &Dockerfile{args: map[string]string{}}
-	sc := bufio.NewScanner(r)
 	var cur *Stage
-	var buf strings.Builder
-	n, start := 0, 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if buf.Len() == 0 && (line == "" || strings.HasPrefix(line, "#")) {
-			continue
-		}
-		if buf.Len() > 0 && strings.HasPrefix(line, "#") {
-			continue // a comment inside a continued instruction
-		}
-		if buf.Len() == 0 {
-			start = n
-		}
-		if s, ok := strings.CutSuffix(line, "\\"); ok {
-			buf.WriteString(s + " ")
-			continue
-		}
-		buf.WriteString(line)
-		text := buf.String()
-		buf.Reset()
-		cmd, rest, _ := strings.Cut(text, " ")
-		in := Instr{Cmd: strings.ToUpper(cmd), Flags: map[string]string{}, Line: start}
-		rest = strings.TrimSpace(rest)
-		for strings.HasPrefix(rest, "--") {
-			flag, after, _ := strings.Cut(rest, " ")
+	for _, n := range res.AST.Children {
+		in := Instr{Cmd: strings.ToUpper(n.Value), Flags: map[string]string{}, Line: n.StartLine}
+		for _, flag := range n.Flags {
 			k, v, _ := strings.Cut(strings.TrimPrefix(flag, "--"), "=")
 			in.Flags[k] = v
+		}
+		// The arguments as written: the instruction's text after its keyword
+		// and flags (continuation lines joined by the parser).
+		_, rest, _ := strings.Cut(n.Original, " ")
+		rest = strings.TrimSpace(rest)
+		for strings.HasPrefix(rest, "--") {
+			_, after, _ := strings.Cut(rest, " ")
 			rest = strings.TrimSpace(after)
 		}
 		in.Args = rest
@@ -83,12 +72,12 @@ func ParseDockerfile(r io.Reader) (*Dockerfile, error) {
 			k, v, _ := strings.Cut(rest, "=")
 			d.args[k] = v
 		case cur == nil:
-			return nil, fmt.Errorf("line %d: %s before the first FROM", start, in.Cmd)
+			return nil, fmt.Errorf("line %d: %s before the first FROM", in.Line, in.Cmd)
 		default:
 			cur.Instrs = append(cur.Instrs, in)
 		}
 	}
-	return d, sc.Err()
+	return d, nil
 }
 
 // Stage returns the stage named name.

@@ -26,6 +26,8 @@ type proc struct {
 	done chan struct{}
 }
 
+// (edge/internal/logging/logtest.Buffer is the edge's; this module tests the
+// built images and imports none of the edge's internal packages.)
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer

@@ -13,7 +13,13 @@
 // to its image for the renderer's <head> (lib/seo.server.tsx). Nothing is
 // drawn at request time.
 //
-//   node scripts/og-images.mjs [build]
+// The generic card (public/og-image.jpg, shared/content/site.json's socialCard:
+// the preview of pages without one of their own) is drawn by the same card,
+// with the socialCard's headline and the site's tagline, when the brand or the
+// headline changes; the file is committed, so a build does not redraw it.
+//
+//   node scripts/og-images.mjs [build]     every page's image, after the build
+//   node scripts/og-images.mjs --generic   public/og-image.jpg
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -22,7 +28,8 @@ import { pathToFileURL } from "node:url";
 import satori from "satori";
 import sharp from "sharp";
 
-const buildDir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "..", "build"));
+const generic = process.argv[2] === "--generic";
+const buildDir = path.resolve((!generic && process.argv[2]) || path.join(import.meta.dirname, "..", "build"));
 const outDir = path.join(buildDir, "client", "assets", "og");
 const WIDTH = 1200;
 const HEIGHT = 630;
@@ -34,8 +41,6 @@ const fonts = [
   { name: "Inter", data: font(800), weight: 800, style: "normal" },
 ];
 
-const server = await import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
-const { seoPages, showsSection } = server.entry.module;
 
 /** A satori element: {type, props: {style, children}}. */
 const h = (type, style, ...children) => ({ type, props: { style, children: children.length === 1 ? children[0] : children } });
@@ -77,12 +82,29 @@ function card(page) {
     h(
       "div",
       { display: "flex", flexDirection: "column" },
-      showsSection(page) ? h("div", { display: "flex", fontSize: 28, fontWeight: 800, color: "#99f6e4", letterSpacing: 2, textTransform: "uppercase", marginBottom: 20 }, page.section) : h("div", { display: "flex" }),
+      page.section ? h("div", { display: "flex", fontSize: 28, fontWeight: 800, color: "#99f6e4", letterSpacing: 2, textTransform: "uppercase", marginBottom: 20 }, page.section) : h("div", { display: "flex" }),
       h("div", { display: "flex", fontSize: size, fontWeight: 800, lineHeight: 1.08, letterSpacing: -2, maxWidth: 1000 }, title),
       h("div", { display: "flex", fontSize: 28, fontWeight: 400, lineHeight: 1.35, opacity: 0.85, marginTop: 24, maxWidth: 980 }, clip(page.description, 130)),
     ),
   );
 }
+
+/** The card as JPEG bytes. */
+async function draw(page) {
+  const svg = await satori(card(page), { width: WIDTH, height: HEIGHT, fonts });
+  return sharp(Buffer.from(svg)).jpeg({ quality: 86, mozjpeg: true }).toBuffer();
+}
+
+if (generic) {
+  const site = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "..", "shared", "content", "site.json"), "utf8"));
+  const out = path.join(import.meta.dirname, "..", "public", site.socialCard.src);
+  writeFileSync(out, await draw({ title: site.socialCard.headline, description: site.tagline }));
+  console.log(`og-images: wrote ${out}`);
+  process.exit(0);
+}
+
+const server = await import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
+const { seoPages, showsSection } = server.entry.module;
 
 /** "/" → "home", "/blog/article/x" → "blog-article-x". */
 const fileStem = (p) => (p === "/" ? "home" : p.slice(1).replace(/[^a-z0-9]+/gi, "-").toLowerCase());
@@ -93,8 +115,7 @@ const manifest = {};
 let bytes = 0;
 const started = performance.now();
 for (const page of seoPages()) {
-  const svg = await satori(card(page), { width: WIDTH, height: HEIGHT, fonts });
-  const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 86, mozjpeg: true }).toBuffer();
+  const jpeg = await draw({ ...page, section: showsSection(page) ? page.section : undefined });
   const name = `${fileStem(page.path)}-${createHash("sha256").update(jpeg).digest("hex").slice(0, 10)}.jpg`;
   writeFileSync(path.join(outDir, name), jpeg);
   manifest[page.path] = `/assets/og/${name}`;

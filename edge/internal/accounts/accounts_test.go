@@ -472,7 +472,12 @@ func TestStoreNameAvailability(t *testing.T) {
 }
 
 func TestPasswordHash(t *testing.T) {
+	productionCost(t)
 	h := hashPassword("correct horse battery")
+	// OWASP's minimum for argon2id, as password.go says: 19 MiB, 2 passes, 1 lane.
+	if want := "$argon2id$v=19$m=19456,t=2,p=1$"; !strings.HasPrefix(h, want) {
+		t.Fatalf("hash %q, want the production cost %q", h, want)
+	}
 	if !checkPassword(h, "correct horse battery") || checkPassword(h, "correct horse batterY") {
 		t.Fatal("argon2id hash does not tell passwords apart")
 	}

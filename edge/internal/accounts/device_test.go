@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
@@ -72,9 +73,7 @@ func TestOwnerSignsInDuringGuessFlood(t *testing.T) {
 				}
 			}()
 		}
-		for n.Load() < 400 { // the flood is on
-			time.Sleep(5 * time.Millisecond)
-		}
+		poll.Until(t, 2*time.Minute, func() bool { return n.Load() >= 400 }, "the flood never reached 400 answers") // the flood is on
 		const tries = 20
 		in := 0
 		var got []int

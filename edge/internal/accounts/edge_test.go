@@ -13,6 +13,7 @@ import (
 
 	"omnibus/edge/internal/accounts"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
@@ -168,14 +169,14 @@ func TestSignedInPagesDuringDrain(t *testing.T) {
 		defer cancel()
 		drained <- e.Shutdown(ctx)
 	}()
-	for {
+	poll.Until(t, 60*time.Second, func() bool {
 		c, err := net.DialTimeout("tcp", strings.TrimPrefix(e.URL, "http://"), time.Second)
 		if err != nil {
-			break
+			return true
 		}
 		c.Close()
-		time.Sleep(10 * time.Millisecond)
-	}
+		return false
+	}, "the listener still accepts connections during the drain")
 	close(release)
 	wg.Wait()
 	if err := <-drained; err != nil {

@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
-	"net/url"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/browsertest"
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/forms/formstest"
 	"omnibus/edge/internal/httpx/request"
@@ -22,6 +22,23 @@ import (
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 )
+
+// TestMain runs this package's tests with a cheap argon2id cost (64 KiB, one
+// pass) where production spends 19 MiB and two passes: most tests register
+// and sign in many times and are about what happens around the hash, not the
+// hash. The tests about hashing itself put the production cost back
+// (productionCost); every hash records its cost, so both kinds check alike.
+func TestMain(m *testing.M) {
+	passwordCost.memory, passwordCost.time = 64, 1
+	os.Exit(m.Run())
+}
+
+// productionCost makes this test hash passwords at the production cost.
+func productionCost(t *testing.T) {
+	saved := passwordCost
+	passwordCost.memory, passwordCost.time = argonMemory, argonTime
+	t.Cleanup(func() { passwordCost = saved })
+}
 
 // site is the accounts API and the page middleware served over real HTTP
 // by an echo server on loopback, in front of a stand-in page handler that
@@ -92,10 +109,7 @@ func (st *site) advance(d time.Duration) {
 }
 
 // browser is a client with its own cookie jar that does not follow redirects.
-func (st *site) browser() *http.Client {
-	jar, _ := cookiejar.New(nil)
-	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-}
+func (st *site) browser() *http.Client { return browsertest.Browser() }
 
 type answer struct {
 	status int
@@ -123,48 +137,13 @@ func (a answer) cookie(name string) *http.Cookie {
 	return nil
 }
 
-// do sends one request. body: a map (JSON), url.Values (form) or nil.
-// Same-origin browser headers are added unless headers say otherwise.
+// do sends one request as a browser on the site would (browsertest.Do);
+// a JSON answer must parse.
 func (st *site) do(c *http.Client, method, path string, body any, headers ...string) answer {
 	st.t.Helper()
-	var r io.Reader
-	ct := ""
-	switch b := body.(type) {
-	case url.Values:
-		r, ct = strings.NewReader(b.Encode()), "application/x-www-form-urlencoded"
-	case string:
-		r, ct = strings.NewReader(b), "application/json"
-	case nil:
-	default:
-		j, _ := json.Marshal(b)
-		r, ct = strings.NewReader(string(j)), "application/json"
-	}
-	req, err := http.NewRequest(method, st.srv.URL+path, r)
-	if err != nil {
-		st.t.Fatal(err)
-	}
-	if ct != "" {
-		req.Header.Set("Content-Type", ct)
-	}
-	if method != http.MethodGet {
-		req.Header.Set("Origin", st.srv.URL)
-		req.Header.Set("Sec-Fetch-Site", "same-origin")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		if headers[i+1] == "" {
-			req.Header.Del(headers[i])
-		} else {
-			req.Header.Set(headers[i], headers[i+1])
-		}
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		st.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	a := answer{status: resp.StatusCode, header: resp.Header, body: string(b)}
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+	res, b := browsertest.Do(st.t, c, st.srv.URL, method, path, body, headers...)
+	a := answer{status: res.StatusCode, header: res.Header, body: string(b)}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(b, &a.json); err != nil {
 			st.t.Fatalf("%s %s: bad JSON %q", method, path, b)
 		}

@@ -195,6 +195,9 @@ func TestControlCharactersRefused(t *testing.T) {
 // on PostgreSQL.
 func TestConcurrentWrites(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		// Production's hashing cost: it paces the 50 writers as it does in
+		// production, which is the load this test is about.
+		productionCost(t)
 		st := newSite(t, db, nil, nil)
 		st.svc.Hashing = hashqueue.New(2, time.Minute, 1000) // this test is about the database
 		const n = 50

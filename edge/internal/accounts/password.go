@@ -26,6 +26,12 @@ const (
 	argonSaltLen = 16
 )
 
+// passwordCost is what hashPassword spends: the production parameters above.
+// The tests of this package that are not about hashing lower it (TestMain in
+// helpers_test.go), so the suite does not spend its minutes in argon2; the
+// parameters are stored in each hash, so checkPassword reads either.
+var passwordCost = struct{ memory, time uint32 }{argonMemory, argonTime}
+
 // Password length rules (NIST SP 800-63B: length, not composition, plus a
 // list of passwords known to be common).
 const (
@@ -37,9 +43,10 @@ const (
 func hashPassword(password string) string {
 	salt := make([]byte, argonSaltLen)
 	rand.Read(salt)
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	cost := passwordCost
+	key := argon2.IDKey([]byte(password), salt, cost.time, cost.memory, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key))
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, cost.memory, cost.time, argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
 // checkPassword reports whether password matches the PHC string, in

@@ -2,15 +2,13 @@ package billing_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"omnibus/edge/internal/billing"
+	"omnibus/edge/internal/browsertest"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/ratelimit"
@@ -60,10 +58,7 @@ func stripeSettings(apiURL string) func(*config.Config) {
 }
 
 // browser is a client with its own cookies that does not follow redirects.
-func browser() *http.Client {
-	jar, _ := cookiejar.New(nil)
-	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-}
+func browser() *http.Client { return browsertest.Browser() }
 
 type answer struct {
 	status int
@@ -79,42 +74,10 @@ func (a answer) order() map[string]any {
 	return o
 }
 
-// do sends one request: body a map (JSON), url.Values (form), []byte (raw
-// JSON) or nil; headers as name, value pairs. Same-origin browser headers
-// are added for POSTs.
+// do sends one request as a browser on the site would (browsertest.Do).
 func (st *site) do(c *http.Client, method, path string, body any, headers ...string) answer {
 	st.t.Helper()
-	var r io.Reader
-	ct := ""
-	switch b := body.(type) {
-	case url.Values:
-		r, ct = strings.NewReader(b.Encode()), "application/x-www-form-urlencoded"
-	case []byte:
-		r, ct = strings.NewReader(string(b)), "application/json"
-	case nil:
-	default:
-		j, _ := json.Marshal(b)
-		r, ct = strings.NewReader(string(j)), "application/json"
-	}
-	req, err := http.NewRequest(method, st.edge.URL+path, r)
-	if err != nil {
-		st.t.Fatal(err)
-	}
-	if ct != "" {
-		req.Header.Set("Content-Type", ct)
-	}
-	if method == http.MethodPost {
-		req.Header.Set("Sec-Fetch-Site", "same-origin")
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		st.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
+	res, raw := browsertest.Do(st.t, c, st.edge.URL, method, path, body, headers...)
 	a := answer{status: res.StatusCode, header: res.Header, body: string(raw)}
 	json.Unmarshal(raw, &a.json)
 	return a

@@ -5,7 +5,6 @@ package edgetest_test
 // build is missing (`npm run build -w ssr`), except under CI=true.
 
 import (
-	"context"
 	"encoding/json"
 	stdhtml "html"
 	"io"
@@ -22,6 +21,7 @@ import (
 
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/poll"
 )
 
 const googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
@@ -255,21 +255,14 @@ func TestRendererComesBackAfterKill(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	for {
+	poll.Until(t, 60*time.Second, func() bool {
 		res, err := http.Get(e.URL + "/readyz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 && e.Renderer.PID() != pid && e.Renderer.PID() != 0 && e.Renderer.Starts() > starts {
-				break
-			}
+		if err != nil {
+			return false
 		}
-		if ctx.Err() != nil {
-			t.Fatal("renderer did not come back")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		res.Body.Close()
+		return res.StatusCode == 200 && e.Renderer.PID() != pid && e.Renderer.PID() != 0 && e.Renderer.Starts() > starts
+	}, "renderer did not come back")
 	res := request(t, e.URL+"/", edgetest.ChromeUA)
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != 200 || !strings.Contains(string(body), "<!DOCTYPE html") {

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"omnibus/edge/internal/poll"
 )
 
 // No more than Cap hashes ever run at once, and callers that cannot start
@@ -67,24 +69,18 @@ func TestDoFirstAheadOfDo(t *testing.T) {
 	q := New(1, 5*time.Second, 3)
 	hold := make(chan struct{})
 	go q.Do(context.Background(), func() { <-hold })
-	for q.Running() != 1 {
-		time.Sleep(time.Millisecond)
-	}
+	poll.Until(t, 10*time.Second, func() bool { return q.Running() == 1 }, "the first hash never started")
 	order := make(chan string, 8)
 	for range 3 {
 		go q.Do(context.Background(), func() { order <- "stranger" })
 	}
-	for q.Waiting() != 3 {
-		time.Sleep(time.Millisecond)
-	}
+	poll.Until(t, 10*time.Second, func() bool { return q.Waiting() == 3 }, "waiting %d, want the 3 strangers", q.Waiting())
 	if err := q.Do(context.Background(), func() {}); err != ErrBusy {
 		t.Fatalf("a fourth stranger: %v, want ErrBusy (the waiting room holds 3)", err)
 	}
 	done := make(chan error)
 	go func() { done <- q.DoFirst(context.Background(), func() { order <- "owner" }) }()
-	for q.Waiting() != 4 {
-		time.Sleep(time.Millisecond)
-	}
+	poll.Until(t, 10*time.Second, func() bool { return q.Waiting() == 4 }, "waiting %d, want the 3 strangers and the owner", q.Waiting())
 	close(hold)
 	if err := <-done; err != nil {
 		t.Fatal(err)

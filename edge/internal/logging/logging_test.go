@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"omnibus/edge/internal/logging/logtest"
 	"omnibus/edge/internal/poll"
 )
 
@@ -39,7 +40,7 @@ func TestText(t *testing.T) {
 // A Buffer holds info lines (the access log) until its interval, its size or
 // Close, and writes them out at once with a warning, in order.
 func TestBuffer(t *testing.T) {
-	var out syncBuffer
+	var out logtest.Buffer
 	buf := NewBuffer(&out, 200, time.Hour)
 	log := New(buf, "text", slog.LevelInfo)
 	log.Info("http", "path", "/a")
@@ -67,7 +68,7 @@ func TestBuffer(t *testing.T) {
 
 // The interval writes out what is held without Close.
 func TestBufferInterval(t *testing.T) {
-	var out syncBuffer
+	var out logtest.Buffer
 	buf := NewBuffer(&out, 4096, 10*time.Millisecond)
 	defer buf.Close()
 	New(buf, "text", slog.LevelInfo).Info("http", "path", "/a")
@@ -117,7 +118,7 @@ func TestBufferWritesOutsideItsLock(t *testing.T) {
 // the time): every line arrives once, and each goroutine's lines in the
 // order it wrote them.
 func TestBufferKeepsEveryLineInOrder(t *testing.T) {
-	var out syncBuffer
+	var out logtest.Buffer
 	buf := NewBuffer(&out, 256, time.Millisecond)
 	const writers, lines = 8, 500
 	var wg sync.WaitGroup
@@ -149,7 +150,7 @@ func TestBufferKeepsEveryLineInOrder(t *testing.T) {
 
 // gatedWriter blocks its first Write until release is closed.
 type gatedWriter struct {
-	syncBuffer
+	logtest.Buffer
 	entered chan struct{}
 	release chan struct{}
 	once    sync.Once
@@ -160,23 +161,5 @@ func (g *gatedWriter) Write(p []byte) (int, error) {
 		g.entered <- struct{}{}
 		<-g.release
 	})
-	return g.syncBuffer.Write(p)
-}
-
-// syncBuffer is a bytes.Buffer safe for the flushing goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	return g.Buffer.Write(p)
 }

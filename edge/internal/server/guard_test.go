@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -16,34 +15,17 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"omnibus/edge/internal/logging/logtest"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// syncBuffer is a log sink tests can read while the server writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // plainEdge is server.New with a page handler that counts its calls, and
 // its log in a buffer.
-func plainEdge(t *testing.T, checks map[string]server.Check) (url string, log *syncBuffer, pageHits func() int) {
+func plainEdge(t *testing.T, checks map[string]server.Check) (url string, log *logtest.Buffer, pageHits func() int) {
 	t.Helper()
-	log = &syncBuffer{}
+	log = &logtest.Buffer{}
 	var mu sync.Mutex
 	hits := 0
 	srv := server.New(server.Options{

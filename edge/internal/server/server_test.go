@@ -342,14 +342,14 @@ func TestGracefulDrain(t *testing.T) {
 	}()
 	// Wait until the listener is closed: new connections are refused.
 	host := strings.TrimPrefix(e.URL, "http://")
-	for {
+	poll.Until(t, 20*time.Second, func() bool {
 		c, err := net.Dial("tcp", host)
 		if err != nil {
-			break
+			return true
 		}
 		c.Close()
-		time.Sleep(10 * time.Millisecond)
-	}
+		return false
+	}, "the listener still accepts connections during shutdown")
 	select {
 	case err := <-shut:
 		t.Fatalf("shutdown returned (%v) while a request was in flight", err)

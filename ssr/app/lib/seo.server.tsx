@@ -235,7 +235,7 @@ export function structuredData(page: SeoPage, publicUrl: string): JsonLd[] {
   return out;
 }
 
-/** The generic card's text alternative: what its image says (scripts/og-image.mjs draws the headline). */
+/** The generic card's text alternative: what its image says (scripts/og-images.mjs --generic draws the headline). */
 const SOCIAL_IMAGE_ALT = `${SITE}: ${site.socialCard.headline}`;
 
 /**

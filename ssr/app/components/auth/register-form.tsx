@@ -1,10 +1,8 @@
-import { useEffect, useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { useEffect, useState } from "react";
 import auth from "../../../../shared/content/auth.json";
-import { api, API, goOn, type SignInStatus } from "./api";
-import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
-import { GoogleOption } from "./login-form";
-import { useFormAction } from "~/lib/form-state";
+import { API } from "./api";
+import { CredentialsCard, signInWith } from "./credentials-card";
+import { Field } from "./form-parts";
 import { useAuthForm } from "./use-auth-form";
 import { limits } from "../../lib/validation";
 import { MAX_PASSWORD, MIN_PASSWORD, slugify, storeNameError, validateRegister } from "./validation";
@@ -24,49 +22,34 @@ type Availability =
  * store name is checked with the edge as the visitor types (debounced).
  */
 export function RegisterForm() {
-  const hydrated = useHydrated();
-  const action = useFormAction("register", API.register);
   const form = useAuthForm("register", { name: "", email: "", password: "", storeName: "" });
   const availability = useAvailability(form.values.storeName);
   const errors = validateRegister(form.values);
   if (!errors.storeName && availability.state === "done" && !availability.available) errors.storeName = availability.message;
-  const onSubmit = form.submitWith(errors, async (values) => {
-    const { data } = await api<{ data: SignInStatus }>(API.register, values);
-    goOn(data);
-  });
+  const onSubmit = form.submitWith(errors, (values) => signInWith(API.register, values));
   const slug = slugify(form.values.storeName);
 
   return (
-    <AuthCard heading={t.heading} intro={t.intro}>
-      <FormAlert message={form.errorDetail} />
-      <form method="post" action={action} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
-        <Field id="register-name" label={t.name} autoComplete="name" required maxLength={limits("name").maxLength}
-          {...form.bind("name")} error={form.shown(errors, "name")} />
-        <Field id="register-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
-          {...form.bind("email")} error={form.shown(errors, "email")} />
-        <Field id="register-password" type="password" label={t.password} autoComplete="new-password" required minLength={MIN_PASSWORD} maxLength={MAX_PASSWORD}
-          {...form.bind("password")} error={form.shown(errors, "password")} hint={t.passwordHint} />
-        <Field id="register-store" label={t.storeName} autoComplete="off" required
-          {...form.bind("storeName")} error={form.shown(errors, "storeName")}
-          hint={
-            <span aria-live="polite" data-availability={availability.state === "done" ? (availability.available ? "available" : "taken") : availability.state}>
-              {t.storeNameHint} <strong className="font-semibold text-gray-900 dark:text-white">{slug || "…"}{t.storeDomain}</strong>
-              {availability.state === "checking" && <> · {t.checking}</>}
-              {availability.state === "done" && availability.available && (
-                <span className="text-emerald-700 dark:text-emerald-300"> · {availability.message}</span>
-              )}
-            </span>
-          } />
-        <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />
-      </form>
-      <GoogleOption label={t.or} />
-      <p className="mt-6 text-center text-sm text-gray-600 dark:text-gray-400">
-        {t.haveAccount}{" "}
-        <Link to="/login" className="font-semibold text-brand-600 hover:underline dark:text-brand-400">
-          {t.loginLink}
-        </Link>
-      </p>
-    </AuthCard>
+    <CredentialsCard form="register" endpoint={API.register} words={t} busy={form.busy} errorDetail={form.errorDetail}
+      onSubmit={onSubmit} other={{ text: t.haveAccount, link: t.loginLink, to: "/login" }}>
+      <Field id="register-name" label={t.name} autoComplete="name" required maxLength={limits("name").maxLength}
+        {...form.bind("name")} error={form.shown(errors, "name")} />
+      <Field id="register-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
+        {...form.bind("email")} error={form.shown(errors, "email")} />
+      <Field id="register-password" type="password" label={t.password} autoComplete="new-password" required minLength={MIN_PASSWORD} maxLength={MAX_PASSWORD}
+        {...form.bind("password")} error={form.shown(errors, "password")} hint={t.passwordHint} />
+      <Field id="register-store" label={t.storeName} autoComplete="off" required
+        {...form.bind("storeName")} error={form.shown(errors, "storeName")}
+        hint={
+          <span aria-live="polite" data-availability={availability.state === "done" ? (availability.available ? "available" : "taken") : availability.state}>
+            {t.storeNameHint} <strong className="font-semibold text-gray-900 dark:text-white">{slug || "…"}{t.storeDomain}</strong>
+            {availability.state === "checking" && <> · {t.checking}</>}
+            {availability.state === "done" && availability.available && (
+              <span className="text-emerald-700 dark:text-emerald-300"> · {availability.message}</span>
+            )}
+          </span>
+        } />
+    </CredentialsCard>
   );
 }
 

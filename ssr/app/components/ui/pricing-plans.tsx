@@ -34,18 +34,25 @@ export function PricingPlans({ plans, headingLevel: Heading = "h3" }: { plans: P
           </p>
           {plan.note && <p className={`mt-1 text-sm ${plan.highlighted ? "text-gray-300" : "text-gray-500 dark:text-gray-400"}`}>{plan.note}</p>}
           <p className={`mt-4 ${plan.highlighted ? "text-gray-300" : "text-gray-600 dark:text-gray-400"}`}>{plan.description}</p>
-          <ul className="mt-6 flex-1 space-y-2 text-sm">
-            {plan.features.map((feature) => (
-              <li key={feature} className="flex gap-2">
-                <span aria-hidden="true">✓</span>
-                {feature}
-              </li>
-            ))}
-          </ul>
+          <PlanFeatures features={plan.features} />
           <SiteLink to={plan.cta.to} url={plan.cta.url} className={`mt-8 ${plan.highlighted ? buttonStyles.primary : buttonStyles.secondary}`}>
             {plan.cta.label}
             <span className="sr-only"> — {plan.name}</span>
           </SiteLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A plan's features as a ticked list: the pricing cards' and /choose-plan's, one markup. */
+export function PlanFeatures({ features, labelledBy }: { features: string[]; labelledBy?: string }) {
+  return (
+    <ul aria-labelledby={labelledBy} className="mt-6 flex-1 space-y-2 text-sm" data-plan-features>
+      {features.map((feature) => (
+        <li key={feature} className="flex gap-2">
+          <span aria-hidden="true">✓</span>
+          {feature}
         </li>
       ))}
     </ul>

@@ -8,6 +8,7 @@
 import { redirect, useLoaderData } from "react-router";
 import { JourneyAlert } from "~/components/journey/journey";
 import { StoreNameStep } from "~/components/journey/store-name-step";
+import { PlanFeatures } from "~/components/ui/pricing-plans";
 import { buttonStyles } from "~/components/ui/site-link";
 import { fill, journey, MERCHANT_HOME_PATH, storeLabel } from "~/lib/journey";
 import { merchantOverview } from "~/lib/journey.server";
@@ -75,14 +76,7 @@ export default function ChoosePlanPage() {
               <h3 id={featuresId} className="sr-only">
                 {fill(t.features, { plan: plan.name })}
               </h3>
-              <ul aria-labelledby={featuresId} className="mt-6 flex-1 space-y-2 text-sm" data-plan-features>
-                {plan.features.map((feature) => (
-                  <li key={feature} className="flex gap-2">
-                    <span aria-hidden="true">✓</span>
-                    {feature}
-                  </li>
-                ))}
-              </ul>
+              <PlanFeatures features={plan.features} labelledBy={featuresId} />
               {plan.monthlyPaise === null ? (
                 <SiteLink to={plan.cta.to ?? "/contact-us"} className={`mt-8 w-full ${buttonStyles.secondary}`}>
                   {fill(t.contactSales, { plan: plan.name })}
