@@ -8,7 +8,7 @@ import { PwaPrompt } from "~/components/pwa/pwa-prompt";
 import { layoutFor } from "~/layouts";
 import { DEFAULT_PUBLIC_URL, DEFAULT_THEME, LOCALE, type ThemePreference } from "~/lib/constants";
 import { isDemoRoute, pageMeta } from "~/lib/meta";
-import { siteSettings } from "~/lib/site.server";
+import { siteSettings, twitterSite } from "~/lib/site.server";
 import { refusedForm } from "~/lib/form-state.server";
 import { useRouteEntry } from "~/lib/route-entry";
 import { requestTheme, themeScript } from "~/lib/theme";
@@ -49,6 +49,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     refusedForm: refusedForm(request),
     // The theme cookie's preference (system when none): the dark class on <html> without JavaScript.
     theme: requestTheme(request),
+    // The site's X account for twitter:site (lib/meta.ts).
+    twitterSite: twitterSite(),
   };
 }
 
@@ -61,6 +63,7 @@ export const meta: Route.MetaFunction = ({ loaderData, location, error }) =>
     title: error ? "Something went wrong — Omnibus" : "Omnibus",
     description: "Omnibus: sell everywhere from one AI-powered commerce platform.",
     publicUrl: loaderData?.publicUrl ?? DEFAULT_PUBLIC_URL,
+    twitterSite: loaderData?.twitterSite,
     pathname: location.pathname,
     noindex: Boolean(error),
   });

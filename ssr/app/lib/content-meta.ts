@@ -2,7 +2,7 @@
 // topics), and of their not-found state, following lib/meta.ts.
 import type { MetaDescriptor } from "react-router";
 import { notFound } from "../../../shared/route-table";
-import { pageMeta, publicUrlFrom } from "./meta";
+import { pageMeta, publicUrlFrom, twitterSiteFrom } from "./meta";
 
 interface ContentMetaArgs {
   location: { pathname: string };
@@ -11,7 +11,7 @@ interface ContentMetaArgs {
 
 /** Title and description of a content page, or the not-found page's (noindex) when there is no content. */
 export function contentMeta(args: ContentMetaArgs, content: { title: string; description: string } | undefined): MetaDescriptor[] {
-  const common = { publicUrl: publicUrlFrom(args.matches), pathname: args.location.pathname };
+  const common = { publicUrl: publicUrlFrom(args.matches), pathname: args.location.pathname, twitterSite: twitterSiteFrom(args.matches) };
   if (!content) return pageMeta({ ...common, title: notFound.title, description: notFound.description, noindex: true });
   return pageMeta({ ...common, title: content.title, description: content.description });
 }

@@ -3,7 +3,6 @@
 // first HTML needs (og:type, the preview image, article dates, JSON-LD) are
 // the server's: lib/seo.server.tsx, so the browser's build carries none of it.
 import type { MetaDescriptor } from "react-router";
-import footer from "../../../shared/content/footer.json";
 import { notFound } from "../../../shared/route-table";
 import { DEFAULT_PUBLIC_URL, LOCALE } from "./constants";
 import { pageEntry } from "./route-entry";
@@ -16,18 +15,13 @@ export interface PageMetaInput {
   pathname: string;
   /** Pages that must not be indexed (not-found, the template demos). They get no canonical link. */
   noindex?: boolean;
+  /** The site's X account (@name) cards credit, from the root loader (lib/site.server.ts twitterSite). */
+  twitterSite?: string;
 }
 
 /** Open Graph's spelling of the page language (en-US → en_US). */
 export const OG_LOCALE = LOCALE.replace("-", "_");
 
-/** The site's X (Twitter) account, from the footer's social links: the handle cards credit. */
-export const TWITTER_SITE = twitterHandle(footer.socials.find((s) => s.name === "X")?.link);
-
-function twitterHandle(link: string | undefined): string | undefined {
-  const name = link?.match(/^https:\/\/(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})\/?$/)?.[1];
-  return name ? `@${name}` : undefined;
-}
 
 /** Characters of a title search results show before cutting it. */
 export const TITLE_BUDGET = 60;
@@ -42,7 +36,7 @@ export function fitTitle(title: string): string {
   return title.length > TITLE_BUDGET && title.includes(" — ") ? title.slice(0, title.lastIndexOf(" — ")) : title;
 }
 
-export function pageMeta({ title: full, description, publicUrl, pathname, noindex = false }: PageMetaInput): MetaDescriptor[] {
+export function pageMeta({ title: full, description, publicUrl, pathname, noindex = false, twitterSite }: PageMetaInput): MetaDescriptor[] {
   const url = publicUrl + pathname;
   const title = fitTitle(full);
   return [
@@ -58,7 +52,7 @@ export function pageMeta({ title: full, description, publicUrl, pathname, noinde
     { property: "og:description", content: description },
     { property: "og:url", content: url },
     { name: "twitter:card", content: "summary_large_image" },
-    ...(TWITTER_SITE ? [{ name: "twitter:site", content: TWITTER_SITE }] : []),
+    ...(twitterSite ? [{ name: "twitter:site", content: twitterSite }] : []),
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
   ];
@@ -73,6 +67,12 @@ interface MetaArgsLike {
 export function publicUrlFrom(matches: MetaArgsLike["matches"]): string {
   const root = matches.find((match) => match?.id === "root")?.loaderData as { publicUrl?: string } | undefined;
   return root?.publicUrl ?? DEFAULT_PUBLIC_URL;
+}
+
+/** The site's X account, from the root loader's data (none when the footer names none). */
+export function twitterSiteFrom(matches: MetaArgsLike["matches"]): string | undefined {
+  const root = matches.find((match) => match?.id === "root")?.loaderData as { twitterSite?: string } | undefined;
+  return root?.twitterSite || undefined;
 }
 
 /** The template demo pages (route modules under _blocks/): component showcases, kept out of search (and the sitemap). */
@@ -92,6 +92,7 @@ export function routeMeta({ location, matches }: MetaArgsLike): MetaDescriptor[]
     title: entry.title,
     description: entry.description,
     publicUrl: publicUrlFrom(matches),
+    twitterSite: twitterSiteFrom(matches),
     pathname: location.pathname,
     noindex: entry.noindex || entry.id === notFound.id || isDemoRoute(entry.module),
   });

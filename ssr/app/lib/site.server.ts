@@ -1,6 +1,7 @@
 // Server-only: the configured support e-mail, phone and demo-booking link
 // (renderer environment). The root loader sends them (not the copy they are
 // filled into, which the client has in lib/site.ts).
+import footer from "../../../shared/content/footer.json";
 import { fillPlaceholders, type SiteData, type SiteSettings } from "./site";
 import { siteContent } from "./site-content";
 
@@ -27,4 +28,15 @@ export function siteData(settings: SiteSettings = siteSettings()): SiteData {
 /** Any content (e.g. the landing page's) with the settings filled in. */
 export function withSiteSettings<T>(content: T): T {
   return fillPlaceholders(content, siteSettings());
+}
+
+/**
+ * The site's X (Twitter) account as cards credit it (@name), from the
+ * footer's social links: read on the server, so the footer's copy stays out
+ * of the first page's script (the root loader sends these few bytes).
+ */
+export function twitterSite(): string {
+  const link = footer.socials.find((s) => s.name === "X")?.link;
+  const name = link?.match(/^https:\/\/(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})\/?$/)?.[1];
+  return name ? `@${name}` : "";
 }

@@ -39,8 +39,7 @@ export function destinationFor(status: SignInStatus): { to: string; fullLoad: bo
   if (!status.isLoggedIn) return null;
   if (ONBOARDING_STATUSES.includes(status.omnicustomerStatus)) {
     // The edge's own address for it may carry a one-time notice (?notice=passwordChanged after a reset).
-    const to = status.redirectTo && /^\/contact-us(\?|$)/.test(status.redirectTo) ? status.redirectTo : "/contact-us";
-    return { to, fullLoad: false };
+    return { to: status.redirectTo?.startsWith("/contact-us?") ? status.redirectTo : "/contact-us", fullLoad: false };
   }
   const to = status.redirectTo && /^(\/(?!\/)|https?:\/\/)/.test(status.redirectTo) ? status.redirectTo : MERCHANT_APP_DEFAULT;
   return { to, fullLoad: true };
