@@ -69,11 +69,13 @@ test:
 
 ## lint: the static checks, all clean: go vet and staticcheck (pinned) on every Go
 ## module, the server package vetted for macOS too (its Linux-only parts sit behind
-## build tags), and the TypeScript compiler over ssr (react-router typegen, then tsc --noEmit)
+## build tags), the TypeScript compiler over ssr (react-router typegen, then tsc --noEmit),
+## and no tracker numbers anywhere in the tree (scripts/no-issue-refs.sh)
 GO_MODULES  := edge shared devtools deploy/k8s/validate deploy/stack bench/gofloor
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: lint-go lint-ts
 	node scripts/content-dates.mjs --check
+	bash scripts/no-issue-refs.sh
 lint-go:
 	@set -e; for m in $(GO_MODULES); do \
 	  echo "gofmt + go vet + staticcheck: $$m"; \
@@ -150,11 +152,13 @@ nginx: | java
 	  fi; \
 	fi
 
-## deploy-tools: Debian's varnish, pgbouncer and prometheus (promtool) for the deployment
-## tests in deploy/stack and edge/internal/app (installed when missing and we are root;
-## after nginx, as apt installs one package set at a time)
+## deploy-tools: Debian's varnish, pgbouncer, prometheus (promtool) and haproxy (the compose
+## balancer's rolling-restart test, edge/cmd/edge) for the deployment tests in deploy/stack,
+## edge/internal/app and edge/cmd/edge (installed when missing and we are root; after nginx,
+## as apt installs one package set at a time)
 deploy-tools: | nginx
 	@missing=""; \
+	command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing="$$missing haproxy"; \
 	command -v varnishd >/dev/null || [ -x /usr/sbin/varnishd ] || missing="$$missing varnish"; \
 	command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || missing="$$missing pgbouncer"; \
 	command -v promtool >/dev/null || missing="$$missing prometheus"; \
@@ -208,7 +212,7 @@ bench/floor/build/server/index.js: install $(wildcard bench/floor/*.ts bench/flo
 	node ssr/scripts/precompress.mjs bench/floor/build/client
 
 .PHONY: soak fuzz
-## soak: 200 concurrent logins for 60 s against a fresh edge on loopback; prints peak RSS and status counts (issue 9; not part of make test)
+## soak: 200 concurrent logins for 60 s against a fresh edge on loopback; prints peak RSS and status counts (not part of make test)
 SOAK_ADDR ?= 127.0.0.1:18190
 SOAK_RENDERER_PORT ?= 18191
 soak: build

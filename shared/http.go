@@ -15,6 +15,11 @@ var httpJSON []byte
 type HTTPNames struct {
 	// SessionCookie is the opaque session cookie the edge sets.
 	SessionCookie string `json:"sessionCookie"`
+	// StaffSessionCookie is the studio session (edge/internal/staff):
+	// separate from the merchant's, opened only by a second factor (a
+	// passkey, or a TOTP code an admin allowed), short-lived (hours),
+	// HttpOnly and SameSite=Strict. The renderer never reads it.
+	StaffSessionCookie string `json:"staffSessionCookie"`
 	// DeviceCookie marks a browser that signed in to an account before
 	// (OWASP's device cookie): signed by the edge, it exempts that browser
 	// from the per-account sign-in limit strangers' guesses run into.
@@ -49,6 +54,11 @@ type HTTPNames struct {
 	// signed-in visitor owns it, to the pages whose route names "payment";
 	// base64url JSON.
 	PaymentHeader string `json:"paymentHeader"`
+	// SearchHeader carries the results of ?q= (the query as searched, the
+	// results with their marked snippets, or why there are none) to the
+	// pages whose route names "search" in edgeData; base64url JSON
+	// (edge/internal/search).
+	SearchHeader string `json:"searchHeader"`
 }
 
 // EdgePrefix starts the name of every header only the edge sets.

@@ -94,7 +94,7 @@ test.describe("password sign-in", () => {
     await expect(page).toHaveURL("/contact-us");
   });
 
-  // Issue 32: the edge tells every refusal of a registration at once, each
+  // The edge tells every refusal of a registration at once, each
   // next to its field; the password stays only where the browser keeps it.
   test("every refusal of a registration at once, next to its field: with JavaScript, keeping the password as typed", async ({ page, request }) => {
     const id = unique();
@@ -251,6 +251,44 @@ test.describe("password sign-in", () => {
     await expect(reader.getByRole("alert")).toHaveText(auth.messages.verifyInvalid);
     await reader.context().close();
   });
+
+  for (const js of [true, false]) {
+    test(`a password reset ends on the next page saying the password was changed (JavaScript ${js ? "on" : "off"})`, async ({ page, browser }) => {
+      test.slow(); // a registration and a reset (two password hashes) and `edge mail` runs, on a shared machine
+      const id = unique();
+      const email = `rs-${js ? "js" : "nojs"}-${id}@example.com`;
+      await page.goto("/register");
+      await waitForHydration(page);
+      await fillRegister(page, email, `Rs ${id}`);
+      await page.getByRole("button", { name: auth.register.submit }).click();
+      await expect(page).toHaveURL("/contact-us", { timeout: 20_000 });
+
+      const context = await browser.newContext({ javaScriptEnabled: js });
+      const other = await context.newPage();
+      await other.goto("/forgot-password");
+      await other.getByLabel(auth.forgot.email).fill(email);
+      await other.getByRole("button", { name: auth.forgot.submit }).click();
+      await expect(other.getByRole("status")).toHaveText(auth.messages.resetSent);
+      let link = "";
+      await expect
+        .poll(() => {
+          const out = execFileSync(path.join(import.meta.dirname, "..", "..", "edge", "bin", "edge"), ["mail", "-to", email], {
+            env: { ...process.env, DATA_DIR: process.env.OMNIBUS_E2E_DATA_DIR, DATABASE_URL: "", LOG_LEVEL: "error" },
+          }).toString();
+          link = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/.exec(out)?.[0] ?? "";
+          return link;
+        })
+        .not.toBe("");
+      const u = new URL(link);
+      await other.goto(u.pathname + u.search);
+      if (js) await waitForHydration(other);
+      await other.getByLabel(auth.reset.password).fill("a brand new secret phrase");
+      await other.getByRole("button", { name: auth.reset.submit }).click();
+      await expect(other).toHaveURL("/contact-us?notice=passwordChanged", { timeout: 20_000 });
+      await expect(other.locator("[data-notice]")).toHaveText(auth.messages.passwordChanged);
+      await context.close();
+    });
+  }
 });
 
 // ---- Google sign-in: an edge with a client id, a local provider, a stub script ----
@@ -318,7 +356,7 @@ test.describe("Google sign-in", () => {
 
   test.afterAll(() => edge?.stop());
 
-  // Issue 9: someone registered Jane's address with their own password; Jane
+  // Someone registered Jane's address with their own password; Jane
   // signs in with Google (a verified e-mail): the unproved password and the
   // sessions it made stop working. (The provider's user is jane.doe@example.com.)
   test("Google into a previously unverified account revokes the password set without proof", async ({ page, browser }) => {
@@ -337,7 +375,7 @@ test.describe("Google sign-in", () => {
     await page.getByRole("link", { name: auth.google.button }).click();
     await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
 
-    // Issue 28.7: the proved owner is told what happened, on the page they land on and on the
+    // The proved owner is told what happened, on the page they land on and on the
     // next page they open (the edge's reclaimed notice, auth.json's words).
     const banner = page.locator("[data-notice]");
     await expect(banner).toHaveText(auth.messages.reclaimed);
@@ -497,7 +535,7 @@ test.describe("Google sign-in", () => {
     await context.close();
   });
 
-  // Issue 32.1: Google knows no store name, so the account Google made (jane's, taken back from
+  // Google knows no store name, so the account Google made (jane's, taken back from
   // the unproved registration above, which took its store with it) names its store before any
   // plan, on a server-rendered step that works without JavaScript; merchant home then names the
   // store as typed, not its subdomain.

@@ -81,7 +81,7 @@ test.describe("the merchant's journey", () => {
     const welcome = page.locator("[data-welcome]");
     await expect(welcome.getByRole("heading")).toHaveText("Your store Jane Pet Shop is created");
     // Jane confirms her address from the e-mailed link (else a later Google sign-in with it
-    // would take the unproved account back: issue 28.7), and is told so where it lands.
+    // would take the unproved account back), and is told so where it lands.
     const edgeDir = path.join(import.meta.dirname, "..", "..", "edge");
     let link = "";
     await expect.poll(() => (link = confirmationLink(edgeDir, EMAIL)), SLOW).not.toBe("");
@@ -99,7 +99,8 @@ test.describe("the merchant's journey", () => {
     await page.getByRole("button", { name: "Pay ₹21,225.84 (test mode)" }).click();
 
     await expect(page).toHaveURL(/\/landing-page\?order=/, SLOW);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome back to Jane Pet Shop");
+    // Just after her first payment Jane is welcomed, not welcomed back.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome to Jane Pet Shop");
     await expect(page.getByRole("link", { name: journey.home.admin })).toBeVisible();
     const status = await (await page.request.get(`${ORIGIN}/api/v1/oaccount/isloggedin`)).json();
     expect(status.data).toMatchObject({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "/landing-page" });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import navigation from "../../shared/content/navigation.json" with { type: "json" };
 import pwa from "../../shared/content/pwa.json" with { type: "json" };
+import names from "../../shared/http.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
 
 test.use({ serviceWorkers: "allow" });
@@ -20,7 +21,7 @@ const SW_FILE = path.join(import.meta.dirname, "..", "build", "client", "sw.js")
 async function installed(page: Page): Promise<string> {
   await page.goto("/");
   await waitForHydration(page);
-  // The worker registers at the visitor's first interaction (issue 31.2; e2e/first-visit.spec.ts).
+  // The worker registers at the visitor's first interaction (e2e/first-visit.spec.ts).
   await page.keyboard.press("Shift");
   return page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
 }
@@ -30,14 +31,14 @@ async function controlled(page: Page) {
   await page.reload();
   await waitForHydration(page);
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
-  // The prompt watches for new versions from the visitor's first interaction (issue 31.2).
+  // The prompt watches for new versions from the visitor's first interaction.
   await page.keyboard.press("Shift");
 }
 
 test("the page links a web app manifest with PNG icons of 192 and 512 pixels", async ({ page, request }) => {
   await page.goto("/");
   await waitForHydration(page);
-  // Linked at the visitor's first interaction (issue 31.2: Chromium fetches a linked manifest and its icon on every load).
+  // Linked at the visitor's first interaction (Chromium fetches a linked manifest and its icon on every load).
   await page.keyboard.press("Shift");
   const href = await page.locator('link[rel="manifest"]').getAttribute("href");
   expect(href).toBe("/manifest.webmanifest");
@@ -81,7 +82,7 @@ const overlaps = (a: { x: number; y: number; width: number; height: number }, b:
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 for (const { path, covered } of [
-  // Issue 32.3: nor the header (logo, navigation, Sign in, Get Started, the phone menu button).
+  // Nor the header (logo, navigation, Sign in, Get Started, the phone menu button).
   { path: "/", covered: ["header", "main >> role=link[name='Get Started']", "main >> role=link[name='Schedule Demo']"] },
   { path: "/register", covered: ["header", "main >> role=textbox[name='Your name']", "main >> role=button[name='Create store']"] },
 ]) {
@@ -90,7 +91,7 @@ for (const { path, covered } of [
     await page.setViewportSize({ width, height });
     await page.goto(path);
     await waitForHydration(page);
-    await page.keyboard.press("Shift"); // the worker registers at the first interaction (issue 31.2)
+    await page.keyboard.press("Shift"); // the worker registers at the first interaction
     const prompt = page.locator("[data-pwa-prompt]");
     await expect(prompt).toHaveAttribute("data-pwa-prompt", "offline-ready", { timeout: 30_000 });
     const box = (await prompt.boundingBox())!;
@@ -113,13 +114,23 @@ test("offline: a visited page opens from the cache, an unvisited one shows the o
 
     await page.goto("/partner-with-us");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are offline");
-    // Styled under the strict CSP (issue 32.3): its stylesheet applies, light and dark.
+    // Styled under the strict CSP: its stylesheet applies, light and dark.
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await page.emulateMedia({ colorScheme: "light" });
     await expect.poll(background).toBe("rgb(255, 255, 255)");
     await expect(page.getByRole("link", { name: "Try again" })).toHaveCSS("border-radius", "999px");
     await page.emulateMedia({ colorScheme: "dark" });
     await expect.poll(background).toBe("rgb(11, 10, 20)");
+
+    // A visitor who chose a theme on the site keeps it offline, whatever the system says.
+    const origin = new URL(page.url()).origin;
+    for (const [theme, system, expected] of [["dark", "light", "rgb(11, 10, 20)"], ["light", "dark", "rgb(255, 255, 255)"]] as const) {
+      await context.addCookies([{ name: names.themeCookie, value: theme, url: origin }]);
+      await page.emulateMedia({ colorScheme: system });
+      await page.goto("/ombre");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are offline");
+      await expect.poll(background, `${theme} chosen on a ${system} system`).toBe(expected);
+    }
   } finally {
     await context.setOffline(false);
   }

@@ -1,4 +1,4 @@
-// What a crawler and a link previewer read (issue 29), read as they read it:
+// What a crawler and a link previewer read, read as they read it:
 // the server's HTML as a bot gets it, parsed by libraries that are not the
 // site's own: the sitemap (fast-xml-parser), every page of it for its
 // JSON-LD (JSON.parse, checked against Google's structured-data guidelines
@@ -107,6 +107,28 @@ test("sitemap.xml: every URL with a valid lastmod not in the future, the home pa
   for (const u of urls.filter((x) => x.loc.includes("/article/"))) {
     expect(shown(await crawl(request, u.loc)).times, u.loc).toContain(u.lastmod);
   }
+});
+
+// What search results show of a page: Google cuts a title past about 60
+// characters and rewrites a description shorter than about 50 (or cuts one
+// past about 160), so every indexable page keeps within those budgets.
+const TITLE_MAX = 60;
+const DESCRIPTION_MIN = 50;
+const DESCRIPTION_MAX = 160;
+
+test("every page of the sitemap has a title and a description within search results' budgets", async ({ request, baseURL }) => {
+  test.slow(); // every page of the sitemap, rendered cold on a shared machine
+  const over: string[] = [];
+  for (const u of await readSitemap(request)) {
+    const { doc } = shown(await crawl(request, u.loc));
+    const title = squash(doc.title);
+    const description = squash(doc.querySelector('meta[name="description"]')?.getAttribute("content"));
+    const where = u.loc.slice(baseURL!.length) || "/";
+    if (title.length > TITLE_MAX) over.push(`${where}: title of ${title.length} characters (budget ${TITLE_MAX}): ${title}`);
+    if (description.length < DESCRIPTION_MIN || description.length > DESCRIPTION_MAX)
+      over.push(`${where}: description of ${description.length} characters (budget ${DESCRIPTION_MIN}–${DESCRIPTION_MAX}): ${description}`);
+  }
+  expect(over).toEqual([]);
 });
 
 test("every page's JSON-LD has its type's required and recommended properties, saying what the page shows", async ({ request, baseURL }) => {

@@ -71,7 +71,7 @@ async function audit(url, chromePort, label, run) {
   const fcp = num("first-contentful-paint");
   const longAfterFcp = (lhr.audits["long-tasks"].details?.items ?? []).filter((t) => t.startTime >= fcp && t.duration > 50);
   const bytes = { Script: 0, Stylesheet: 0, Document: 0 };
-  // Every byte the first visit moved (issue 31.2: ≤ 180 KB on /), and how many requests.
+  // Every byte the first visit moved (≤ 180 KB on /), and how many requests.
   let total = 0;
   let requests = 0;
   for (const item of lhr.audits["network-requests"].details?.items ?? []) {

@@ -68,6 +68,10 @@ func TestPasswordResetOverSMTP(t *testing.T) {
 		if a.status != http.StatusOK || a.data()["isLoggedIn"] != true || a.cookie(CookieName) == nil {
 			t.Fatalf("reset: %d %s", a.status, a.body)
 		}
+		// The page it leads to tells the visitor their password was changed.
+		if to := a.data()["redirectTo"]; to != "/contact-us?notice="+codePasswordChanged {
+			t.Fatalf("reset leads to %v, want the next page with the password-changed notice", to)
+		}
 		if in, _ := st.loggedIn(b); !in {
 			t.Fatal("not signed in after the reset")
 		}
@@ -115,7 +119,7 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		sender, _ := mail.New("", "no-reply@omnibus.test", db)
 		st := newSite(t, db, sender, nil)
 		st.register(st.browser(), "ana@example.com", "ana-shop")
-		db.Where("1 = 1").Delete(&mail.OutboxMessage{}) // the address confirmation (issue 9)
+		db.Where("1 = 1").Delete(&mail.OutboxMessage{}) // the address confirmation
 		for _, email := range []string{"ana@example.com", "nobody@example.com"} {
 			wantRedirect(t, st.do(st.browser(), "POST", "/forgot-password", url.Values{"email": {email}}), http.StatusSeeOther, "/forgot-password?sent=1")
 		}
@@ -130,7 +134,7 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		tok := secret.Get("token")
 		b := st.browser()
 		page := "/reset-password?token=" + tok
-		// Issue 32.2: a working link opens the form; an unknown one is said before any form.
+		// A working link opens the form; an unknown one is said before any form.
 		if a := st.do(b, "GET", page, nil); a.status != http.StatusOK || a.header.Get("Referrer-Policy") != "no-referrer" {
 			t.Fatalf("GET %s: %d %v", page, a.status, a.header)
 		}
@@ -138,7 +142,7 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		wantRedirect(t, st.do(b, "GET", "/reset-password", nil), http.StatusSeeOther, "/forgot-password?error=resetInvalid")
 		wantPage(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"short"}}), http.StatusBadRequest, "/reset-password",
 			forms.State{Form: "reset-password", Errors: map[string]string{"password": codePasswordTooShort}})
-		wantRedirect(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusSeeOther, "/contact-us")
+		wantRedirect(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusSeeOther, "/contact-us?notice="+codePasswordChanged)
 		wantPage(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusBadRequest, "/reset-password",
 			forms.State{Form: "reset-password", Error: codeResetInvalid})
 		// The used link, opened again: said before the form, with the way to a new one.

@@ -1,6 +1,6 @@
 // Package analytics counts page views at the edge, where every page request
 // passes (cache hits included), without a script, a cookie or anything that
-// names a visitor (issue 30; docs/analytics.md, decision 0028):
+// names a visitor (docs/analytics.md, decision 0028):
 //
 //   - views per day by route pattern, landings (no same-site Referer) by
 //     campaign (utm tags, read before the edge drops them) and by referring
@@ -27,6 +27,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/storage"
+	"omnibus/shared"
 )
 
 // Defaults.
@@ -40,15 +41,17 @@ const (
 
 // Options configure New.
 type Options struct {
-	DB         *storage.DB
-	RoutesJSON []byte // shared/routes.json
-	LinksJSON  []byte // shared/content/campaign-links.json
-	BotsJSON   []byte // shared/bots.json
+	DB        *storage.DB
+	Routes    *shared.RouteTable // shared.Routes
+	LinksJSON []byte             // shared/content/campaign-links.json
+	BotsJSON  []byte             // shared/bots.json
 	// PublicURL's host counts as the same site (besides the request's Host).
 	PublicURL string
-	// Account is the signed-in account of a request (accounts.Service.Current);
-	// the staff page needs it. nil: the staff page is the 404 page.
-	Account func(http.ResponseWriter, *http.Request) (id uint64, ok bool)
+	// StaffAccess decides the staff page for a request (staff.PageAccess:
+	// a studio session of the viewer role or above): allowed, or answered
+	// already (sent to the studio's sign-in); neither: the 404 page. nil:
+	// the staff page is the 404 page.
+	StaffAccess func(http.ResponseWriter, *http.Request) (allowed, answered bool)
 	// FlushEvery (default DefaultFlushEvery); Cap (default DefaultCap).
 	FlushEvery time.Duration
 	Cap        int
@@ -82,6 +85,10 @@ type Tracker struct {
 	day            string
 	knownCampaigns map[campaign]bool
 	knownReferrers map[string]bool
+	// search is the pending site-search counts (search.go); knownQueries
+	// today's admitted queries (at most Cap).
+	search       searchCounts
+	knownQueries map[string]bool
 
 	flushMu sync.Mutex // one flush at a time; pruned under it
 	pruned  string     // the day prune last ran
@@ -113,11 +120,10 @@ func New(opts Options) (*Tracker, error) {
 	}
 	t := &Tracker{opts: opts, db: opts.DB, log: opts.Logger, linkIdx: map[string]int{},
 		campaigns: map[campaign]uint64{}, referrers: map[string]uint64{},
-		knownCampaigns: map[campaign]bool{}, knownReferrers: map[string]bool{}}
+		knownCampaigns: map[campaign]bool{}, knownReferrers: map[string]bool{},
+		search: newSearchCounts(), knownQueries: map[string]bool{}}
 	var err error
-	if t.routes, err = parseRoutes(opts.RoutesJSON); err != nil {
-		return nil, err
-	}
+	t.routes = indexRoutes(opts.Routes)
 	if t.bots, err = parseBots(opts.BotsJSON); err != nil {
 		return nil, err
 	}
@@ -263,6 +269,7 @@ func (t *Tracker) count(status int, r *http.Request, path, rawQuery string) {
 		}
 	}
 	t.views[ri].Add(1)
+	t.searchClick(r, path)
 	if strings.HasSuffix(path, ".data") {
 		return // a client-side navigation: never the first page of a visit
 	}

@@ -1,7 +1,6 @@
 package analytics
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"html/template"
@@ -20,7 +19,7 @@ const StaffPath = "/staff/insights"
 var csvTables = map[string]bool{"views": true, "pages": true, "campaigns": true, "referrers": true, "clicks": true, "crawlers": true}
 
 // staffPage answers GET/HEAD of StaffPath and its CSV files to a staff
-// account. False for everyone else, whom the page handler answers with the
+// member with a studio session (StaffAccess). False for everyone else, whom the page handler answers with the
 // 404 page: the page's existence is not revealed.
 func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -34,12 +33,11 @@ func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 		}
 		table = name
 	}
-	if t.opts.Account == nil {
+	if t.opts.StaffAccess == nil {
 		return false
 	}
-	id, ok := t.opts.Account(w, r)
-	if !ok || !t.IsStaff(r.Context(), id) {
-		return false
+	if allowed, answered := t.opts.StaffAccess(w, r); answered || !allowed {
+		return answered
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-store, private")
@@ -68,16 +66,6 @@ func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 		}
 	}
 	return true
-}
-
-// IsStaff reports whether the account is marked staff (edge staff grant).
-func (t *Tracker) IsStaff(ctx context.Context, accountID uint64) bool {
-	var staff []bool
-	if err := t.db.WithContext(ctx).Table("accounts").Where("id = ?", accountID).Pluck("staff", &staff).Error; err != nil {
-		t.log.ErrorContext(ctx, "analytics: staff lookup", "err", err)
-		return false
-	}
-	return len(staff) == 1 && staff[0]
 }
 
 // writeCSV writes one table. A cell that a spreadsheet would take for a
@@ -125,6 +113,8 @@ func writeCSV(w http.ResponseWriter, table string, rep *Report) {
 		for _, v := range rep.Crawls {
 			row(v.Label, v.Detail, n(v.Count))
 		}
+	case "searches":
+		writeSearchCSV(row, rep)
 	}
 	cw.Flush()
 }
@@ -211,7 +201,7 @@ var pageTemplate = template.Must(template.New("insights").Funcs(template.FuncMap
 <title>Insights — Omnibus staff</title>
 <style nonce="{{.Nonce}}">
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem 1.5rem;color:#1a1a2e}
-h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}
+h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem;margin-top:1.5rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -255,6 +245,8 @@ svg text{font-size:11px;fill:#444}a{color:#4338ca}.muted{color:#555}
 {{range .Clicks}}<tr><td>/go/{{.Label}}</td><td>{{.Detail}}</td><td class="n">{{.Count}}</td></tr>
 {{else}}<tr><td colspan="3">No short links in shared/content/campaign-links.json.</td></tr>{{end}}</tbody></table>
 <p><a href="/staff/insights/clicks.csv" download>Clicks per short link (CSV)</a></p>
+
+{{template "searches" .}}
 
 <h2 id="crawlers">Crawler visits</h2>
 <table><thead><tr><th>Crawler</th><th class="n">Visits</th></tr></thead><tbody>

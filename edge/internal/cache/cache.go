@@ -49,7 +49,7 @@ type Options struct {
 	// MaxBytes bounds the memory the entries use (bodies in all encodings
 	// plus headers); the least recently used go first.
 	MaxBytes int64
-	// Policies come from the shared route table (ParsePolicies).
+	// Policies come from the shared route table (NewPolicies).
 	Policies Policies
 	// RenderTimeout bounds one render the cache asks for (default 30s). A
 	// render runs to the end even if the visitor who caused it leaves, since
@@ -84,6 +84,18 @@ type Cache struct {
 
 	fanout *fanout // set by StartFanout on PostgreSQL
 
+	// Acknowledged purges (ack.go): name is this edge's, acks the purges
+	// begun here that wait for answers (by id), pending the purges applied
+	// here whose warm-up has not finished.
+	name      string
+	acks      sync.Map
+	pendingMu sync.Mutex
+	pending   []pendingWarm
+	observe   struct {
+		applied func(fromOther bool, d time.Duration)
+		warmed  func(time.Duration)
+	}
+
 	warm    warmState   // warm.go
 	warming atomic.Bool // StartWarming was called
 
@@ -115,6 +127,7 @@ func New(opts Options) *Cache {
 		security:      opts.Security,
 		store:         newStore(opts.MaxBytes),
 		refreshing:    map[string]bool{},
+		name:          edgeName(),
 	}
 }
 

@@ -14,10 +14,7 @@ import (
 // are redirected to the one canonical address (never off the site), and a
 // purge of /features leaves nothing that renders it.
 func TestCanonicalAddresses(t *testing.T) {
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(shared.Routes)
 	c := New(Options{Policies: ps, Logger: slog.New(slog.DiscardHandler)})
 	up := &renderer{}
 	h := ps.Canonical(c.Wrap(up))
@@ -52,8 +49,8 @@ func TestCanonicalAddresses(t *testing.T) {
 	if q := up.lastRequest().URL.RawQuery; q != "_routes=root%2Cfeatures" {
 		t.Errorf("/features.data: renderer saw %q", q)
 	}
-	// A cached page's parameter keeps only a value the route table declares
-	// (issue 28.2); React Router's _routes only this table's route ids.
+	// A cached page's parameter keeps only a value the route table declares,
+	// so random values cannot each become a render and an entry; React Router's _routes only this table's route ids.
 	for _, junk := range []string{"?outcome=x1", "?newsletter=random", "?newsletter=error&reason=nope"} {
 		get(h, "/contact-us"+junk)
 		if q := up.lastRequest().URL.RawQuery; q != "" && q != "newsletter=error" {
@@ -100,17 +97,14 @@ func TestCanonicalAddresses(t *testing.T) {
 // to an undiscovered route became a full page load ("manifest version
 // mismatch"), and answers for different paths shared one cache entry.
 func TestManifestKeepsItsQuery(t *testing.T) {
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(shared.Routes)
 	var got string
 	h := ps.Canonical(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery }))
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Ffeatures%2C%2Fblog&version=abc123&utm_source=x", nil))
 	if got != "paths=%2Ffeatures%2C%2Fblog&version=abc123" {
 		t.Fatalf("the renderer saw %q", got)
 	}
-	// Paths it does not know are dropped from the question (issue 28.2).
+	// Paths it does not know are dropped from the question.
 	got = ""
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Fxq7z%2C%2Ffeatures&version=abc123", nil))
 	if got != "paths=%2Ffeatures&version=abc123" {
@@ -127,15 +121,12 @@ func TestManifestKeepsItsQuery(t *testing.T) {
 	}
 }
 
-// Issue 32.5: a path that names a route in another letter case is sent to
+// A path that names a route in another letter case is sent to
 // the route table's spelling (slugs in lower case), one rule for every
 // route, before anything renders; a path that names no route in any case
 // is left to the not-found page.
 func TestLetterCaseRedirectsToTheRouteTablesSpelling(t *testing.T) {
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(shared.Routes)
 	up := &renderer{}
 	h := ps.Canonical(up)
 	for from, to := range map[string]string{
@@ -146,6 +137,11 @@ func TestLetterCaseRedirectsToTheRouteTablesSpelling(t *testing.T) {
 		"/Blocks/Advanced/FAQ?x=1":            "/blocks/advanced/faq",
 		"/Reset-Password?token=abc":           "/reset-password?token=abc",
 		"/BLOG/Article/Selling-Online/":       "/blog/article/selling-online",
+		// A page asked for by a file name, as old sites and link checkers do.
+		"/index.html":      "/",
+		"/blog/index.html": "/blog",
+		"/features.html":   "/features",
+		"/Features.HTML":   "/features",
 	} {
 		w := get(h, from)
 		if w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != to {
@@ -155,7 +151,7 @@ func TestLetterCaseRedirectsToTheRouteTablesSpelling(t *testing.T) {
 	if n := up.calls.Load(); n != 0 {
 		t.Errorf("%d renders before the redirects, want none", n)
 	}
-	for _, p := range []string{"/features", "/Nowhere-Known", "/features.data"} {
+	for _, p := range []string{"/features", "/Nowhere-Known", "/features.data", "/nowhere.html", "/offline.html"} {
 		if w := get(h, p); w.Code != http.StatusOK {
 			t.Errorf("%s: %d, want it passed on as it is", p, w.Code)
 		}

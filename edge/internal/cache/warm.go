@@ -141,6 +141,7 @@ func (c *Cache) warmAll(ctx context.Context) {
 	w.last.Store(int64(took))
 	w.done.Store(true)
 	w.rounds.Add(1)
+	c.warmedUpTo(gen)
 	c.log.Info("cache: warming done", "pages", len(w.opts.Paths), "rendered", rendered, "ms", took.Milliseconds())
 	if w.opts.Done != nil {
 		w.opts.Done(took)

@@ -38,6 +38,7 @@ type Config struct {
 	PublicURL            string          // PUBLIC_URL, without a trailing slash
 	ShutdownTimeout      time.Duration   // SHUTDOWN_TIMEOUT
 	DrainPeriod          time.Duration   // DRAIN_PERIOD
+	PIDFile              string          // PID_FILE
 	RendererTimeout      time.Duration   // RENDERER_TIMEOUT
 	RendererDev          bool            // RENDERER_DEV
 	RendererStartTimeout time.Duration   // RENDERER_START_TIMEOUT
@@ -52,6 +53,9 @@ type Config struct {
 	GoogleIssuerURL      string          // GOOGLE_ISSUER_URL
 	MerchantAppURL       string          // MERCHANT_APP_URL
 	SessionTTL           time.Duration   // SESSION_TTL
+	StaffSessionTTL      time.Duration   // STAFF_SESSION_TTL
+	StaffRecheckWindow   time.Duration   // STAFF_RECHECK_WINDOW
+	StaffEnrolWindow     time.Duration   // STAFF_ENROL_WINDOW
 	StripeSecretKey      string          // STRIPE_SECRET_KEY
 	StripeWebhookSecret  string          // STRIPE_WEBHOOK_SECRET
 	StripeAPIURL         string          // STRIPE_API_URL; empty: Stripe's own

@@ -15,11 +15,7 @@ import (
 
 func newMetrics(t *testing.T) *metrics.Metrics {
 	t.Helper()
-	m, err := metrics.New(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return metrics.New(shared.Routes)
 }
 
 func scrape(t *testing.T, h http.Handler) string {
@@ -146,8 +142,8 @@ func TestRendererMetricsInTheSameScrape(t *testing.T) {
 func TestHooks(t *testing.T) {
 	m := newMetrics(t)
 	metrics.RateLimitRefused("test_limit")
-	metrics.HashQueue.Enqueued()
-	metrics.HashQueue.Rejected()
+	m.HashQueue.Enqueued()
+	m.HashQueue.Rejected()
 	out := scrape(t, m.Handler())
 	for _, want := range []string{
 		`omnibus_ratelimit_refusals_total{limit="test_limit"} 1`,

@@ -25,7 +25,7 @@ type builtFeeds struct {
 }
 
 // Other names readers and people guess for the blog's feed: 301 to RSSPath.
-// /feed.xml is the name issue 29 tried; /feed is WordPress's, the address
+// /feed.xml is the name a crawler review tried first; /feed is WordPress's, the address
 // most feed readers probe.
 var feedAliases = []string{"/feed.xml", "/feed"}
 
@@ -42,11 +42,8 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 	if err != nil {
 		return nil, err
 	}
-	routes, err := routeTable()
-	if err != nil {
-		return nil, err
-	}
-	var page, about *route
+	routes := shared.Routes.Routes
+	var page, about *shared.Route
 	for i := range routes {
 		switch routes[i].ID {
 		case "blog":
@@ -58,9 +55,9 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 	if page == nil || about == nil {
 		return nil, fmt.Errorf("seo: routes.json has no blog or about route")
 	}
-	var policy struct{ Fresh, Stale int }
-	if err := json.Unmarshal(page.Cache, &policy); err != nil {
-		return nil, fmt.Errorf("seo: the blog route's cache policy: %w", err)
+	policy := page.Cache
+	if policy.Private {
+		return nil, fmt.Errorf("seo: the blog route's cache policy is private, but the feeds are public")
 	}
 	var site struct {
 		Name      string `json:"name"`
@@ -74,7 +71,7 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 	f := &feeds.Feed{
 		Title:       page.Title,
 		Link:        &feeds.Link{Href: origin + page.Path},
-		Description: page.Desc,
+		Description: page.Description,
 		Author:      &feeds.Author{Name: site.Name},
 		Id:          origin + page.Path,
 		Copyright:   site.LegalName,
@@ -135,7 +132,7 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 	return &builtFeeds{
 		rss:          rssXML,
 		atom:         atomXML,
-		cacheControl: fmt.Sprintf("public, max-age=%d, stale-while-revalidate=%d", policy.Fresh, policy.Stale),
+		cacheControl: fmt.Sprintf("public, max-age=%d, stale-while-revalidate=%d", int(policy.Fresh.Seconds()), int(policy.Stale.Seconds())),
 	}, nil
 }
 

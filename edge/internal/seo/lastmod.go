@@ -63,10 +63,7 @@ func Pages() ([]Page, error) {
 		}
 		return last
 	}
-	routes, err := routeTable()
-	if err != nil {
-		return nil, err
-	}
+	routes := shared.Routes.Routes
 	hero, err := heroImage()
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ export interface SignInStatus {
   omnicustomerStatus: string;
   /** Where the rules send this visitor (the edge adds it when signed in). */
   redirectTo?: string;
-  /** Words the pages show this visitor once (the edge's notice: the account was reclaimed, issue 28.7). */
+  /** Words the pages show this visitor once (the edge's notice: the account was reclaimed). */
   notice?: string;
 }
 
@@ -37,7 +37,11 @@ export const MERCHANT_APP_DEFAULT = "/landing-page";
  */
 export function destinationFor(status: SignInStatus): { to: string; fullLoad: boolean } | null {
   if (!status.isLoggedIn) return null;
-  if (ONBOARDING_STATUSES.includes(status.omnicustomerStatus)) return { to: "/contact-us", fullLoad: false };
+  if (ONBOARDING_STATUSES.includes(status.omnicustomerStatus)) {
+    // The edge's own address for it may carry a one-time notice (?notice=passwordChanged after a reset).
+    const to = status.redirectTo && /^\/contact-us(\?|$)/.test(status.redirectTo) ? status.redirectTo : "/contact-us";
+    return { to, fullLoad: false };
+  }
   const to = status.redirectTo && /^(\/(?!\/)|https?:\/\/)/.test(status.redirectTo) ? status.redirectTo : MERCHANT_APP_DEFAULT;
   return { to, fullLoad: true };
 }
@@ -45,7 +49,7 @@ export function destinationFor(status: SignInStatus): { to: string; fullLoad: bo
 /**
  * An answer that is not 2xx: its status, the server's errorDetail and, when
  * the server refused fields, the words for each (fieldErrors: every refusal
- * at once, issue 32).
+ * at once).
  */
 export class ApiError extends Error {
   constructor(

@@ -47,6 +47,9 @@ describe("redirect rules (SPEC §4)", () => {
     expect(destinationFor({ isLoggedIn: false, omnicustomerStatus: "" })).toBeNull();
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "account_created" })).toEqual({ to: "/contact-us", fullLoad: false });
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "pending_initial_license_payment" })).toEqual({ to: "/contact-us", fullLoad: false });
+    // The edge's /contact-us address keeps its one-time notice; any other address is not followed during onboarding.
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "account_created", redirectTo: "/contact-us?notice=passwordChanged" })).toEqual({ to: "/contact-us?notice=passwordChanged", fullLoad: false });
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "account_created", redirectTo: "/contact-usx" })).toEqual({ to: "/contact-us", fullLoad: false });
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active" })).toEqual({ to: "/landing-page", fullLoad: true });
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "https://app.example/x" })).toEqual({ to: "https://app.example/x", fullLoad: true });
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "//evil.example" })).toEqual({ to: "/landing-page", fullLoad: true });
@@ -201,7 +204,7 @@ describe("register page", () => {
     expect(screen.queryByText(auth.messages.passwordCommon)).toBeNull();
   });
 
-  it("shows every refusal of the server next to its field at once, keeping what was typed, the password too (issue 32)", async () => {
+  it("shows every refusal of the server next to its field at once, keeping what was typed, the password too", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
       String(url).includes("check-omnidomain-availability")
         ? json(200, { data: { name: "anas-saris", available: true, message: auth.messages.storeNameAvailable } })
@@ -287,7 +290,7 @@ describe("session in the root loader", () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it("turns the edge's reclaimed notice into auth.json's words, and nothing else into words (issue 28.7)", () => {
+  it("turns the edge's reclaimed notice into auth.json's words, and nothing else into words", () => {
     const reclaimed = signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"account_created","notice":"reclaimed"}' }));
     expect(reclaimed?.notice).toMatch(/Google confirmed this e-mail address is yours/);
     expect(signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"active","notice":"<b>hi</b>"}' }))?.notice).toBeUndefined();

@@ -8,12 +8,14 @@ import type { Route } from "./+types/help-category";
 import { BackLink } from "~/components/content/back-link";
 import { StaticMarkup } from "~/lib/static-markup";
 import routeCopy from "virtual:route-copy";
+import { SearchBox } from "~/components/search/search-box";
+import { searchBoxLabels } from "~/lib/search.server";
 
 export function loader({ params }: Route.LoaderArgs) {
   const category = helpCategory(params.slug);
   if (!category) throw data(null, { status: 404 });
   const { backToHelp, readMore, noArticles, articlesInCategory } = contentLabels;
-  return { category, articles: helpArticlesIn(category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory } };
+  return { category, articles: helpArticlesIn(category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory }, search: searchBoxLabels };
 }
 
 export const handle = { routeCopy };
@@ -21,13 +23,14 @@ export const meta: Route.MetaFunction = (args) =>
   contentMeta(args, args.loaderData && { title: `${args.loaderData.category.title} — Omnibus Help`, description: args.loaderData.category.description });
 
 export default function HelpCategoryPage() {
-  const { category, articles, labels } = useLoaderData<typeof loader>();
+  const { category, articles, labels, search } = useLoaderData<typeof loader>();
   // Nothing here moves: the browser keeps the server's markup (lib/static-markup.tsx).
   return (
     <StaticMarkup className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
       <BackLink to="/help-centre" label={labels.backToHelp} />
       <h1 className="mt-8 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{category.title}</h1>
       <p className="mt-6 max-w-3xl text-lg text-gray-600 dark:text-gray-400">{category.description}</p>
+      <SearchBox labels={search} className="mt-8" />
       <h2 className="sr-only">{labels.articlesInCategory}</h2>
       <div className="mt-12">
         {articles.length > 0 ? (
