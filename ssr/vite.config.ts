@@ -15,6 +15,9 @@ const SHELL = [
   "/app/lib/site.ts",
   "/app/components/ui/site-link.tsx",
   "/app/components/auth/google-button.tsx",
+  "/app/lib/static-markup.tsx",
+  "/app/lib/boundary.tsx",
+  "/app/components/footer/footer-boxes.ts",
 ];
 
 export default defineConfig(({ isSsrBuild }) => ({

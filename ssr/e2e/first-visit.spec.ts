@@ -9,6 +9,7 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
 import budget from "../perf-budget.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
+import { freePort, startLocalEdge, type LocalEdge } from "./local-edge";
 
 test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
 
@@ -87,4 +88,52 @@ test("without JavaScript every picture loads as the browser decides, as before",
   await logo.scrollIntoViewIfNeeded();
   await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.currentSrc.endsWith(".webp"))).toBe(true);
   await context.close();
+});
+
+// The same first visit on a slow phone (Lighthouse's mobile run: Slow 4G, the
+// CPU 4x slower), to a site with Google sign-in configured as `make run`
+// configures it. The Google section below the hero is an island, so its code
+// and the sign-in code it brings (google-section, google-signin, auth, api,
+// form-parts) wait for the visitor; they used to load as the page hydrated,
+// 4-6 s after load on such a phone. And the page asks for its routes once
+// (/__manifest), not again as later renders touched the document.
+test.describe("a slow phone's first visit, Google sign-in configured", () => {
+  let edge: LocalEdge | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    edge = await startLocalEdge({
+      port: await freePort(),
+      rendererPort: String(await freePort()),
+      oidcAddr: `127.0.0.1:${await freePort()}`,
+      env: { GOOGLE_REDIRECT_ONLY: "1", LOG_LEVEL: "warn", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
+    });
+  });
+  test.afterAll(() => edge?.stop());
+
+  test("no Google or sign-in code and one route discovery request before the visitor acts; the section's code comes at the first tap", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ baseURL: edge!.origin, viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    // Lighthouse's mobile settings: 150 ms round trips, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x slower.
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: (1638.4 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    const requests = record(page);
+    await page.goto("/", { timeout: 60_000 });
+    await waitForHydration(page);
+    // The page is configured for Google: its server markup has the section (a link to the redirect flow).
+    await expect(page.locator("[data-google-signin]")).toBeAttached();
+    await page.waitForLoadState("networkidle", { timeout: 60_000 });
+    const paths = requests.map((r) => r.path);
+    const signIn = /^\/assets\/(google-section|google-signin|auth-|api-|form-parts)/;
+    expect(paths.filter((p) => signIn.test(p)), "Google and sign-in code before any interaction").toEqual([]);
+    expect(paths.filter((p) => p.startsWith("/__manifest")), "route discovery requests").toHaveLength(1);
+
+    // The visitor's first tap (on the page's background): the section's code follows.
+    const section = page.waitForRequest((r) => new URL(r.url()).pathname.startsWith("/assets/google-section"), { timeout: 60_000 });
+    await page.locator("main h1").first().tap();
+    await section;
+    await context.close();
+  });
 });

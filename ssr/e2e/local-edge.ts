@@ -5,6 +5,7 @@
 // auth.spec.ts and journey.spec.ts.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
@@ -21,6 +22,17 @@ export async function waitFor(url: string, deadline: number) {
     if (Date.now() > deadline) throw new Error(`${url} did not come up`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** A loopback port free right now (an edge or its renderer binds it next). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 export interface LocalEdge {

@@ -5,24 +5,12 @@
 // revalidates it (If-None-Match, counted once: the answer carries max-age=0).
 // Its own edge (a fresh SQLite database), so the counts are this test's alone.
 import { mkdtempSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { settle, signUpHeaders, waitForHydration } from "./helpers";
-import { startLocalEdge, type LocalEdge } from "./local-edge";
+import { freePort, startLocalEdge, type LocalEdge } from "./local-edge";
 import { grantStaff, studioByTOTP } from "./staff";
-
-/** A loopback port free right now (the edge and its renderer bind them next). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 // A browser's user agent: isbot (and so the counter) takes HeadlessChrome for a bot.
 const userAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";

@@ -21,6 +21,7 @@
 // the copy once its code is in.
 import { lazy, Suspense, useEffect, useRef, type ComponentType, type RefObject } from "react";
 import { afterFirstInteraction } from "./near-images";
+import { StaticMarkup } from "./static-markup";
 
 let hydrated = false;
 const pending = new Set<() => void>();
@@ -36,11 +37,33 @@ function releaseAll() {
 if (typeof window !== "undefined") afterFirstInteraction(releaseAll);
 
 /**
+ * On the server, the module's export once loaded (the server loads every
+ * island's module as it starts): rendered directly, an island does not
+ * suspend, so the document carries it in place instead of a placeholder, a
+ * hidden copy and a script that swaps them. Undefined in the browser, and on
+ * the server until the module is in (the first render after a start suspends
+ * as before).
+ */
+function serverComponent<P>(load: () => Promise<Record<string, unknown>>, name: string): () => ComponentType<P> | undefined {
+  let component: ComponentType<P> | undefined;
+  if (typeof window === "undefined") void load().then((m) => (component = m[name] as ComponentType<P>));
+  return () => component;
+}
+
+/**
  * island(() => import("./footer"), "Footer") is a component rendering the
  * module's export `name` as an island; a wrapping <div data-island> (rendered
- * on both sides, so it matches) is what the browser watches for visibility.
+ * on both sides, so it matches) is what the browser watches for visibility,
+ * and what theme.css leaves undrawn until it nears the viewport. An island
+ * inside one (`nested`) is marked data-island-part instead: the outer one
+ * already keeps the whole part undrawn.
  */
-export function island<P extends object>(load: () => Promise<Record<string, unknown>>, name: string, className?: string): ComponentType<P> {
+export function island<P extends object>(
+  load: () => Promise<Record<string, unknown>>,
+  name: string,
+  className?: string,
+  { nested = false }: { nested?: boolean } = {},
+): ComponentType<P> {
   let release: (() => void) | undefined;
   let ready = false;
   const visible = new Promise<void>((resolve) => {
@@ -56,8 +79,10 @@ export function island<P extends object>(load: () => Promise<Record<string, unkn
     await visible;
     return { default: (await load())[name] as ComponentType<P> };
   });
+  const loaded = serverComponent<P>(load, name);
 
   function Island(props: P) {
+    const Component = loaded() ?? Lazy;
     const wrapper = useRef<HTMLDivElement>(null);
     const serverHtml = useRef<string | undefined>(undefined);
     // Once, after hydration (an effect, not a ref callback: React calls an
@@ -77,13 +102,14 @@ export function island<P extends object>(load: () => Promise<Record<string, unkn
         },
         { rootMargin: "200px" },
       );
-      io.observe(el);
+      // A nested island loads as the island around it nears (the footer, not its newsletter box alone).
+      io.observe((nested && el.parentElement?.closest("[data-island]")) || el);
       return () => io.disconnect();
     }, []);
     return (
-      <div data-island={name} className={className} ref={wrapper}>
+      <div {...{ [nested ? "data-island-part" : "data-island"]: name }} className={className} ref={wrapper}>
         <Suspense fallback={<ServerCopy html={serverHtml} />}>
-          <Lazy {...props} />
+          <Component {...props} />
         </Suspense>
       </div>
     );
@@ -100,4 +126,34 @@ export function island<P extends object>(load: () => Promise<Record<string, unkn
  */
 function ServerCopy({ html }: { html: RefObject<string | undefined> }) {
   return html.current ? <div style={{ display: "contents" }} dangerouslySetInnerHTML={{ __html: html.current }} /> : null;
+}
+
+/**
+ * staticPart(() => import("./footer"), "FooterLinks") is a component whose
+ * server markup the browser keeps as it is, without its code
+ * (lib/static-markup.tsx): hydration neither walks it nor loads the module.
+ * Rendered in the browser (a client navigation), it loads the module and
+ * renders the export `name`, showing nothing until it is in. `island` marks
+ * it data-island, drawn only as it nears the viewport (theme.css).
+ */
+export function staticPart<P extends object>(load: () => Promise<Record<string, unknown>>, name: string, { island = false }: { island?: boolean } = {}): ComponentType<P> {
+  const Lazy = lazy(async () => ({ default: (await load())[name] as ComponentType<P> }));
+  const loaded = serverComponent<P>(load, name);
+  function StaticPart(props: P) {
+    const Component = loaded();
+    return (
+      <StaticMarkup {...(island ? { "data-island": name } : { "data-part": name })}>
+        {/* The browser renders these children only after hydration (a client render). */}
+        {Component ? (
+          <Component {...props} />
+        ) : (
+          <Suspense fallback={null}>
+            <Lazy {...props} />
+          </Suspense>
+        )}
+      </StaticMarkup>
+    );
+  }
+  StaticPart.displayName = `StaticPart(${name})`;
+  return StaticPart;
 }

@@ -30,27 +30,34 @@ export function nearImages(): void {
   type State = { on: boolean; near: boolean; io: IntersectionObserver | null; scan: () => void };
   const w = window as unknown as { __nearImages?: State };
   if (w.__nearImages) return w.__nearImages.scan();
-  const release = (source: Element) => {
-    (source as HTMLSourceElement).media = "not all";
+  // A picture's <source>, released by matching no more; or a list of mask
+  // icons (the footer's, data-near-icons), released by marking it data-near
+  // (its CSS then draws them from the url the server wrote as a variable).
+  const release = (el: Element) => {
+    if (el.tagName == "SOURCE") (el as HTMLSourceElement).media = "not all";
+    else el.setAttribute("data-near", "");
   };
-  const pending = () => document.querySelectorAll('source[media="(scripting: enabled)"]');
+  // What the observer watches: a picture's <img>, a list itself.
+  const watched = (el: Element) => (el.tagName == "SOURCE" ? el.nextElementSibling : el);
+  const pending = () => document.querySelectorAll('source[media="(scripting: enabled)"],[data-near-icons]:not([data-near])');
   const state: State = (w.__nearImages = {
     on: false,
     near: false,
     io: null,
     scan: () =>
-      pending().forEach((source) => {
-        const img = source.nextElementSibling;
-        if (!state.near && state.io && img) state.io.observe(img);
-        else release(source);
+      pending().forEach((el) => {
+        const target = watched(el);
+        if (!state.near && state.io && target) state.io.observe(target);
+        else release(el);
       }),
   });
   if (typeof IntersectionObserver == "function") {
     state.io = new IntersectionObserver((entries) => {
       for (const e of entries) {
-        if (e.isIntersecting && e.target.previousElementSibling) {
+        const el = e.target.hasAttribute("data-near-icons") ? e.target : e.target.previousElementSibling;
+        if (e.isIntersecting && el) {
           state.io!.unobserve(e.target);
-          release(e.target.previousElementSibling);
+          release(el);
         }
       }
     });

@@ -14,6 +14,7 @@
 // button vanished and came back, shifting the card (CLS 0.06).
 import { lazy, memo, Suspense, type ComponentProps, type ComponentType } from "react";
 import { useGoogleClientId } from "./google-client-id";
+import { island } from "~/lib/island";
 
 export { useGoogleClientId };
 
@@ -40,7 +41,11 @@ export function GoogleSignIn(props: Props) {
 
 type SectionProps = ComponentProps<typeof import("~/components/landing/google-section").GoogleSection>;
 
-const Section = lazyBoundary<SectionProps>(() => import("~/components/landing/google-section").then((m) => ({ default: m.GoogleSection })));
+// Below the hero on every screen: an island (lib/island.tsx), so neither it nor
+// the button's code (google-signin, and the sign-in client it imports) is
+// fetched before the section nears the viewport or the visitor's first
+// interaction. Until then its server markup is a link to the redirect flow.
+const Section = memo(island<SectionProps>(() => import("~/components/landing/google-section"), "GoogleSection"));
 
 /** The landing page's Google section (components/landing/google-section.tsx), only when configured. */
 export function GoogleSection(props: SectionProps) {

@@ -5,6 +5,7 @@ import { BackLink } from "./back-link";
 import { Prose } from "./prose";
 import type { ArticleSummary } from "~/lib/front-matter";
 import { ArticleDates } from "./article-dates";
+import { StaticMarkup } from "~/lib/static-markup";
 
 export interface ArticleViewProps {
   article: ArticleSummary & { html: string };
@@ -18,15 +19,17 @@ export interface ArticleViewProps {
 }
 
 export function ArticleView({ article, back, publishedLabel, updatedLabel = "Last updated", layout = "classic", outline = [] }: ArticleViewProps) {
+  // The article's head and its outline never move: the browser keeps their
+  // server markup (lib/static-markup.tsx); the body is markup already (Prose).
   const header = (
-    <>
+    <StaticMarkup>
       <p className="mt-8 text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{article.categoryTitle ?? article.category}</p>
       <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{article.title}</h1>
       <p className="mt-6 text-xl leading-8 text-gray-600 dark:text-gray-400">{article.description}</p>
       <p className="mt-6 text-sm text-gray-600 dark:text-gray-400">
         <ArticleDates article={article} dateLabel={publishedLabel} publishedLabel={publishedLabel} updatedLabel={updatedLabel} />
       </p>
-    </>
+    </StaticMarkup>
   );
   if (layout === "sidebar") {
     return (
@@ -36,7 +39,7 @@ export function ArticleView({ article, back, publishedLabel, updatedLabel = "Las
         <div className="mt-10 grid gap-12 border-t border-gray-200 pt-2 lg:grid-cols-[minmax(0,1fr)_16rem] dark:border-gray-800">
           <Prose html={article.html} className="min-w-0" />
           {outline.length > 0 && (
-            <nav aria-label="In this article" className="order-first pt-10 lg:order-last">
+            <StaticMarkup as="nav" aria-label="In this article" className="order-first pt-10 lg:order-last">
               <div className="lg:sticky lg:top-24">
                 <p className="text-sm font-semibold text-gray-900 dark:text-white">In this article</p>
                 <ul className="mt-3 space-y-2 border-l border-gray-200 text-sm dark:border-gray-800">
@@ -49,7 +52,7 @@ export function ArticleView({ article, back, publishedLabel, updatedLabel = "Las
                   ))}
                 </ul>
               </div>
-            </nav>
+            </StaticMarkup>
           )}
         </div>
       </article>

@@ -3,6 +3,7 @@ import { Link, useLocation } from "react-router";
 import navigation from "../../../../shared/content/navigation.json";
 import { useSignedIn } from "~/components/auth/signed-in";
 import { ThemeSwitcher } from "~/components/theme-switcher";
+import { Boundary } from "~/lib/boundary";
 
 export type NavbarVariant = "default" | "inverted" | "minimal";
 
@@ -50,8 +51,11 @@ export function Navbar({ variant = "default", label = navigation.menu.label, sti
           <img src="/favicon.webp" alt="" width={28} height={28} />
           {navigation.brand.label}
         </Link>
+        {/* The theme buttons and the phone menu each hydrate on their own (lib/boundary.tsx). */}
         {variant === "minimal" ? (
-          <ThemeSwitcher className="ml-auto" />
+          <Boundary>
+            <ThemeSwitcher className="ml-auto" />
+          </Boundary>
         ) : (
           <>
             <ul className="hidden items-center gap-6 text-sm font-medium lg:flex">
@@ -62,11 +66,15 @@ export function Navbar({ variant = "default", label = navigation.menu.label, sti
               ))}
             </ul>
             <div className="ml-auto flex items-center gap-3">
-              <ThemeSwitcher />
+              <Boundary>
+                <ThemeSwitcher />
+              </Boundary>
               <div className="hidden items-center gap-3 whitespace-nowrap lg:flex">
                 <AccountLinks />
               </div>
-              <MobileMenu />
+              <Boundary>
+                <MobileMenu />
+              </Boundary>
             </div>
           </>
         )}
@@ -108,8 +116,12 @@ function MobileMenu() {
   const details = useRef<HTMLDetailsElement>(null);
   const { key } = useLocation();
 
-  // Close the menu once a link in it has navigated.
+  // Close the menu once a link in it has navigated (not as it mounts: the
+  // menu hydrates on its own, and the visitor may have opened it by then).
+  const shownAt = useRef(key);
   useEffect(() => {
+    if (shownAt.current === key) return;
+    shownAt.current = key;
     if (details.current) details.current.open = false;
   }, [key]);
 

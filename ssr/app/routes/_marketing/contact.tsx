@@ -16,6 +16,8 @@ import { CONTACT_OUTCOMES, type ContactFieldName, type ContactFieldRule, type Co
 import { routeMeta } from "~/lib/meta";
 import { routes } from "../../../../shared/route-table";
 import type { Route } from "./+types/contact";
+import { Boundary } from "~/lib/boundary";
+import { StaticMarkup } from "~/lib/static-markup";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
@@ -45,7 +47,8 @@ export default function ContactPage() {
       <Notice text={notice} />
       {welcome && <WelcomeBanner {...welcome} />}
       <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:px-6 lg:grid-cols-2 lg:gap-16 lg:py-24">
-        <div>
+        {/* The words beside the form never move: the browser keeps the server's markup (lib/static-markup.tsx). */}
+        <StaticMarkup>
           <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{page.eyebrow}</p>
           <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance text-gray-900 sm:text-5xl dark:text-white">{page.heading}</h1>
           <p className="mt-6 text-lg leading-8 text-gray-600 dark:text-gray-300">{page.intro}</p>
@@ -72,23 +75,26 @@ export default function ContactPage() {
           <p className="mt-10 text-sm text-gray-600 dark:text-gray-400" data-contact-alternative>
             <ContactLinks text={form.alternative} />
           </p>
-        </div>
-        <ContactForm
-          // A new page is a new form: its own status and field errors.
-          key={topic}
-          topic={topic}
-          fields={page.fields as ContactFieldName[]}
-          rules={form.fields as Record<ContactFieldName, ContactFieldRule>}
-          messageLabel={page.messageLabel}
-          messagePlaceholder={page.messagePlaceholder}
-          submitLabel={form.submitLabel}
-          sendingLabel={form.sendingLabel}
-          privacyNote={form.privacyNote}
-          privacyLink={form.privacyLink}
-          outcomes={form.outcomes}
-          genericError={form.genericError}
-          initialOutcome={outcome}
-        />
+        </StaticMarkup>
+        {/* The form hydrates on its own, after the rest of the page (lib/boundary.tsx). */}
+        <Boundary>
+          <ContactForm
+            // A new page is a new form: its own status and field errors.
+            key={topic}
+            topic={topic}
+            fields={page.fields as ContactFieldName[]}
+            rules={form.fields as Record<ContactFieldName, ContactFieldRule>}
+            messageLabel={page.messageLabel}
+            messagePlaceholder={page.messagePlaceholder}
+            submitLabel={form.submitLabel}
+            sendingLabel={form.sendingLabel}
+            privacyNote={form.privacyNote}
+            privacyLink={form.privacyLink}
+            outcomes={form.outcomes}
+            genericError={form.genericError}
+            initialOutcome={outcome}
+          />
+        </Boundary>
       </div>
     </div>
   );

@@ -6,6 +6,7 @@ import { contentLabels, helpArticlesIn, helpCategory } from "~/lib/content.serve
 import { contentMeta } from "~/lib/content-meta";
 import type { Route } from "./+types/help-category";
 import { BackLink } from "~/components/content/back-link";
+import { StaticMarkup } from "~/lib/static-markup";
 import routeCopy from "virtual:route-copy";
 import { SearchBox } from "~/components/search/search-box";
 import { searchBoxLabels } from "~/lib/search.server";
@@ -23,8 +24,9 @@ export const meta: Route.MetaFunction = (args) =>
 
 export default function HelpCategoryPage() {
   const { category, articles, labels, search } = useLoaderData<typeof loader>();
+  // Nothing here moves: the browser keeps the server's markup (lib/static-markup.tsx).
   return (
-    <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
+    <StaticMarkup className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
       <BackLink to="/help-centre" label={labels.backToHelp} />
       <h1 className="mt-8 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{category.title}</h1>
       <p className="mt-6 max-w-3xl text-lg text-gray-600 dark:text-gray-400">{category.description}</p>
@@ -37,7 +39,7 @@ export default function HelpCategoryPage() {
           <p className="text-gray-600 dark:text-gray-400">{labels.noArticles}</p>
         )}
       </div>
-    </div>
+    </StaticMarkup>
   );
 }
 

@@ -2,18 +2,14 @@
 // five customer logos, Google sign-in, the feature grid (3 columns, 8 items),
 // the AI section, three reasons, the success story; the footer comes from the
 // layout. Copy is shared/content/landing.json, features features.json, logos
-// logos.json; the loader fills in the configured demo-booking link.
-import features from "../../../../shared/content/features.json";
+// logos.json; the loader fills in the configured demo-booking link for the
+// hero and the Google section, the sections below read their own copy
+// (components/landing/below-the-fold.tsx).
 import landing from "../../../../shared/content/landing.json";
 import logos from "../../../../shared/content/logos.json";
-import type { ComponentProps } from "react";
-import type { AiSection as AiSectionType } from "~/components/landing/ai-section";
-import type { FeaturesSection as FeaturesSectionType } from "~/components/landing/features-section";
 import { GoogleSection } from "~/components/auth/google-button";
 import { Hero } from "~/components/landing/hero";
-import type { Reasons as ReasonsType } from "~/components/landing/reasons";
-import type { SuccessStory as SuccessStoryType } from "~/components/landing/success-story";
-import { island } from "~/lib/island";
+import { staticPart } from "~/lib/island";
 import { routeMeta } from "~/lib/meta";
 import { withSiteSettings } from "~/lib/site.server";
 import type { Route } from "./+types/home";
@@ -22,32 +18,35 @@ import routeCopy from "virtual:route-copy";
 export const handle = { routeCopy };
 export const meta = routeMeta;
 
-// Below the hero (the first view, also on a phone) every section is an island:
-// server-rendered, its code loaded as it nears the viewport (lib/island.tsx).
-const FeaturesSection = island<ComponentProps<typeof FeaturesSectionType>>(() => import("~/components/landing/features-section"), "FeaturesSection");
-const AiSection = island<ComponentProps<typeof AiSectionType>>(() => import("~/components/landing/ai-section"), "AiSection");
-const Reasons = island<ComponentProps<typeof ReasonsType>>(() => import("~/components/landing/reasons"), "Reasons");
-const SuccessStory = island<ComponentProps<typeof SuccessStoryType>>(() => import("~/components/landing/success-story"), "SuccessStory");
+// Below the hero (the first view, also on a phone) every section is an island,
+// drawn as it nears the viewport. None of them moves, so the browser keeps
+// the server's markup as it is and never loads their code or their copy on a
+// first visit; a client navigation to / loads both (staticPart, lib/island.tsx;
+// components/landing/below-the-fold.tsx). The Google section moves: it is an
+// island that hydrates as it nears the viewport or at the first interaction
+// (components/auth/google-button.tsx).
+const below = () => import("~/components/landing/below-the-fold");
+const FeaturesSection = staticPart(below, "LandingFeatures", { island: true });
+const AiSection = staticPart(below, "LandingAi", { island: true });
+const Reasons = staticPart(below, "LandingReasons", { island: true });
+const SuccessStory = staticPart(below, "LandingStory", { island: true });
 
 export function loader() {
-  return {
-    landing: withSiteSettings(landing),
-    // Only what the page shows: the feature grid's limit, the hero's logo count.
-    features: features.features.slice(0, landing.features.limit),
-    logos: withSiteSettings(logos),
-  };
+  const { hero, google } = withSiteSettings(landing);
+  // Only what the first screen and the Google section show (their words travel with the page).
+  return { landing: { hero, google }, logos: withSiteSettings(logos) };
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
-  const { landing, features, logos } = loaderData;
+  const { landing, logos } = loaderData;
   return (
     <>
       <Hero hero={landing.hero} logos={logos} />
       <GoogleSection google={landing.google} />
-      <FeaturesSection section={landing.features} items={features} />
-      <AiSection ai={landing.ai} />
-      <Reasons reasons={landing.reasons} />
-      <SuccessStory story={landing.story} />
+      <FeaturesSection />
+      <AiSection />
+      <Reasons />
+      <SuccessStory />
     </>
   );
 }

@@ -14,6 +14,7 @@ import { journeyOrder } from "~/lib/journey.server";
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
 import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, type ContentSection } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
+import { StaticMarkup } from "~/lib/static-markup";
 import { SearchBox } from "~/components/search/search-box";
 import { searchBoxLabels } from "~/lib/search.server";
 import { routes } from "../../../../shared/route-table";
@@ -63,8 +64,11 @@ export function ContentPage({ shop }: { shop?: ShopParts }) {
   const { page, blog, help, allHelp, labels, order, search } = useLoaderData<typeof loader>();
   const ctas = page.ctas ?? [];
   const sections = page.sections ?? [];
+  // Nothing on a content page moves but the shop's parts: the browser keeps
+  // the server's markup of the rest as it is (lib/static-markup.tsx).
+  const Box = shop ? "div" : StaticMarkup;
   return (
-    <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
+    <Box className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
       <header className="max-w-3xl">
         <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{page.eyebrow}</p>
         <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{page.heading}</h1>
@@ -123,7 +127,7 @@ export function ContentPage({ shop }: { shop?: ShopParts }) {
           </section>
         </>
       )}
-    </div>
+    </Box>
   );
 }
 
