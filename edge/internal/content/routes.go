@@ -53,7 +53,9 @@ func routes() *siteRoutes {
 }
 
 // IsRoutePage reports a page of the route table without a parameter.
-func IsRoutePage(path string) bool { return routes().static[strings.TrimSuffix(path, "/")] || path == "/" && routes().static["/"] }
+func IsRoutePage(path string) bool {
+	return routes().static[strings.TrimSuffix(path, "/")] || path == "/" && routes().static["/"]
+}
 
 // The public pages a change of an item of typ may alter, besides its own.
 func affected(typ string, slugs []string, extra ...string) []string {

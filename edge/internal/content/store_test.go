@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/content"
+	pollpkg "omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
@@ -319,4 +320,56 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func TestAScheduledPublishFiresOnceAcrossSeveralEdges(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		s := seeded(t, db)
+		it, err := s.Create(ctx, content.TypeBlog, "e@example.com", blogDraft("at-nine", "At nine", "Now.\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it, err = s.Schedule(ctx, it.ID, it.Revision.ID, time.Now().Add(300*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		// Three edges on one database, each with its own store and loop.
+		var mu sync.Mutex
+		published := 0
+		var wg sync.WaitGroup
+		for i := 0; i < 3; i++ {
+			edge := content.New(db, content.Options{})
+			edge.Subscribe(func(_ context.Context, ch content.Change) {
+				if ch.ID == it.ID && ch.State == content.StatePublished {
+					mu.Lock()
+					published++
+					mu.Unlock()
+				}
+			})
+			wg.Add(1)
+			go func(i int) { defer wg.Done(); edge.RunScheduler(ctx, "edge-"+string(rune('a'+i))) }(i)
+		}
+		poll(t, func() bool { got, _ := s.Get(ctx, it.ID); return got.State == content.StatePublished }, "the scheduled article was not published")
+		// Give the other edges several more turns: none publishes it again.
+		for i := 0; i < 5; i++ {
+			if _, err := s.PublishDue(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cancel()
+		wg.Wait()
+		if published != 1 {
+			t.Errorf("the scheduled publish was announced %d times, want once", published)
+		}
+		revs, _ := s.Revisions(context.Background(), it.ID)
+		if len(revs) != 1 {
+			t.Errorf("publishing made revisions: %d", len(revs))
+		}
+	})
+}
+
+func poll(t *testing.T, cond func() bool, msg string) {
+	t.Helper()
+	pollpkg.Until(t, 15*time.Second, cond, "%s", msg)
 }
