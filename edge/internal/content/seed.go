@@ -1,6 +1,7 @@
 package content
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,8 +10,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"gorm.io/gorm"
 
@@ -234,4 +237,67 @@ func (s *Store) seedOne(tx *gorm.DB, sd seed) error {
 		}
 	}
 	return tx.Model(&itemRow{}).Where("id = ?", row.ID).Updates(u).Error
+}
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Parse splits an article into its front matter and body. The front matter
+// is the block between two "---" lines at the top, one "key: value" per
+// line; a value may be wrapped in double quotes.
+func Parse(src []byte) (Article, error) {
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	rest, ok := bytes.CutPrefix(src, []byte("---\n"))
+	if !ok {
+		return Article{}, fmt.Errorf("no front matter (the file must start with ---)")
+	}
+	head, body, ok := bytes.Cut(rest, []byte("\n---\n"))
+	if !ok {
+		return Article{}, fmt.Errorf("front matter is not closed with ---")
+	}
+	fields := map[string]string{}
+	for _, line := range strings.Split(string(head), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			return Article{}, fmt.Errorf("front matter line %q is not key: value", line)
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			v = v[1 : len(v)-1]
+		}
+		fields[strings.TrimSpace(k)] = v
+	}
+	a := Article{
+		Summary: Summary{
+			Slug:        fields["slug"],
+			Title:       fields["title"],
+			Description: fields["description"],
+			Date:        fields["date"],
+			Category:    fields["category"],
+		},
+		Body: strings.TrimSpace(string(body)) + "\n",
+	}
+	for k, v := range map[string]string{"slug": a.Slug, "title": a.Title, "description": a.Description, "date": a.Date, "category": a.Category} {
+		if v == "" {
+			return Article{}, fmt.Errorf("front matter has no %s", k)
+		}
+	}
+	if !slugPattern.MatchString(a.Slug) {
+		return Article{}, fmt.Errorf("slug %q is not lower-case words joined by hyphens", a.Slug)
+	}
+	if _, err := time.Parse(time.DateOnly, a.Date); err != nil {
+		return Article{}, fmt.Errorf("date %q is not YYYY-MM-DD", a.Date)
+	}
+	if updated, ok := fields["updated"]; ok {
+		if _, err := time.Parse(time.DateOnly, updated); err != nil {
+			return Article{}, fmt.Errorf("updated %q is not YYYY-MM-DD", updated)
+		}
+		if updated < a.Date {
+			return Article{}, fmt.Errorf("updated %s is before date %s", updated, a.Date)
+		}
+		a.Updated = updated
+	}
+	return a, nil
 }

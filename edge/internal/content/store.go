@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -29,6 +30,8 @@ type Store struct {
 
 	mu   sync.Mutex
 	subs []func(context.Context, Change)
+
+	pages atomic.Pointer[pageSet]
 }
 
 // Options configure New.
