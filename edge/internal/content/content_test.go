@@ -135,7 +135,7 @@ func TestParseRejectsBrokenFrontMatter(t *testing.T) {
 	}
 }
 
-// Issue 26 item 2: shared/front-matter-cases.json, which the renderer's
+// shared/front-matter-cases.json, which the renderer's
 // parser (ssr/app/lib/front-matter.ts) runs too: the same article, or a
 // refusal saying the same thing, from both sides.
 func TestSharedFrontMatterCases(t *testing.T) {
