@@ -84,11 +84,13 @@ if (DEV) {
 }
 const { log } = runtime;
 
-// Request heads up to 48 KB (Node's default is 16 KB): the edge bounds a
+// Request heads up to 320 KB (Node's default is 16 KB): the edge bounds a
 // visitor's head at 14 KB and may add the state of a refused form post
 // (shared/http.json's formStateHeader), up to about 17 KB for the contact
-// form's longest values (edge/internal/forms).
-const server = createServer({ maxHeaderSize: 48 << 10 }, app).listen(PORT, HOST, () => {
+// form's longest values (edge/internal/forms), and a content page's content
+// (contentHeader), at most 256 KB (edge/internal/content
+// MaxContentHeaderBytes: lists are cut to fit).
+const server = createServer({ maxHeaderSize: 320 << 10 }, app).listen(PORT, HOST, () => {
   log.info({ dev: DEV }, `renderer listening on http://${HOST}:${PORT}`);
 });
 if (process.env.METRICS_PORT) {

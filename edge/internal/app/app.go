@@ -42,12 +42,12 @@ import (
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/ratelimit"
-	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/studio"
 	"omnibus/edge/internal/theme"
 	"omnibus/shared"
 )
@@ -96,6 +96,9 @@ type App struct {
 	MetricsURL string
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
+	// Content is the content store: articles, help, policies, campaign
+	// links and redirects, edited in the studio (/api/v1/staff).
+	Content *content.Store
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -134,6 +137,22 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 			return nil, err
 		}
 	}
+
+	// The content store: the repository's files imported on first start
+	// (and a changed file as a new revision), the set of content pages
+	// loaded, and the scheduler that publishes what is due (one edge at a
+	// time, by a lease in the database).
+	a.Content = content.New(a.DB, content.Options{Logger: log})
+	if err = a.Content.Seed(context.Background()); err != nil {
+		return nil, err
+	}
+	if err = a.Content.Refresh(context.Background()); err != nil {
+		return nil, err
+	}
+	schedCtx, stopScheduler := context.WithCancel(context.Background())
+	schedDone := make(chan struct{})
+	go func() { defer close(schedDone); a.Content.RunScheduler(schedCtx, "") }()
+	a.closers = append(a.closers, func() { stopScheduler(); <-schedDone })
 
 	// 2. The public listener.
 	a.ln = deps.Listener
@@ -198,18 +217,18 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// 4. Pages: everything that is not API, health or a static file, through
 	// the page cache (off in dev mode, where pages change with every edit,
 	// and with CACHE_MAX_BYTES=0).
-	var pages http.Handler = proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log})
+	// Content pages get what they show from the store on the page request
+	// (content.PageData), rendered behind the cache; a preview link renders
+	// the draft through the proxy alone (never stored).
+	render := http.Handler(proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log}))
+	var pages http.Handler = a.Content.PageData(render)
 	policies, err := cache.ParsePolicies(shared.RoutesJSON)
 	if err != nil {
 		return nil, err
 	}
-	// The articles and help topics that exist: any other slug is the one
-	// shared not-found page, not a render of its own.
-	articles, err := content.Paths()
-	if err != nil {
-		return nil, err
-	}
-	policies = policies.WithPages(articles)
+	// The articles and help topics that are published: any other slug is
+	// the one shared not-found page, not a render of its own.
+	policies = policies.WithPageSet(a.Content.IsPage)
 	if v := manifestVersion(deps.AssetsDir, cfg.SSRDir); v != "" {
 		policies = policies.WithManifestVersion(v)
 	}
@@ -232,11 +251,19 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 			}
 		}
 		if cfg.CacheWarm {
-			if err := startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, rend.Check); err != nil {
-				return nil, err
-			}
+			startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, rend.Check, a.Content)
 		}
+		// Another edge's purge (a publish there) reloads the content pages
+		// here before the pages go and are warmed again.
+		a.Cache.OnPurge(func(cache.Target) {
+			if err := a.Content.Refresh(fanCtx); err != nil {
+				log.Warn("content: reloading the content pages", "err", err)
+			}
+		})
 	}
+	a.Content.Subscribe(a.contentChanged)
+	// An unpublished item's page answers 410 Gone.
+	pages = a.Content.Gone(pages)
 
 	// 5. Accounts: sessions, sign-in (password, Google), password reset
 	// mail. Its page middleware runs first: the redirect rules for /login
@@ -272,6 +299,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if !cfg.RendererDev {
 		pages = policies.Canonical(pages)
 	}
+	// The redirects of the content store (301, 302, 410), before the cache.
+	pages = a.Content.Redirects(pages)
 	// Visit counts, campaign short links (/go/…) and the staff page
 	// (internal/analytics): outermost, to read the utm tags before
 	// Canonical drops them; one hook, counting once the answer is out.
@@ -284,6 +313,8 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.Analytics.Start()
 	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
 	pages = a.Analytics.Pages(pages)
+	// Preview links: outside the counting and the cache.
+	pages = a.Content.PreviewPages(pages, render)
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
@@ -358,10 +389,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if a.Cache != nil {
 		a.Cache.Register(a.Server.Routes, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
 	}
-	if err := seo.Register(a.Server.Routes, cfg.PublicURL); err != nil {
-		return nil, err
-	}
-	if err := redirects.Register(a.Server.Routes, shared.RoutesJSON); err != nil { // /pricing → /old-pricing (301)
+	if err := seo.Register(a.Server.Routes, cfg.PublicURL, a.Content); err != nil {
 		return nil, err
 	}
 	api := a.Server.API
@@ -375,9 +403,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	contactForm.PublicURL = cfg.PublicURL
 	contactForm.Notify, contactForm.NotifyTo = a.Mailer, cfg.ContactNotifyEmail
 	contactForm.Register(api)
-	if err := content.Register(api); err != nil {
-		return nil, err
-	}
+	content.Register(api, a.Content)
+	// The studio's JSON API (docs/studio-api.md).
+	studio.Register(api, studio.Options{Store: a.Content, Member: a.staffMember, SameSite: accounts.Vocabulary().Guard(cfg.PublicURL), Logger: log})
 	a.Accounts.Register(api)
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
@@ -458,6 +486,23 @@ func (a *App) Run(ctx context.Context) error {
 	return nil
 }
 
+// staffMember is the studio's caller: the signed-in account and whether it
+// has the staff flag (edge staff grant).
+func (a *App) staffMember(r *http.Request) (studio.Member, bool, error) {
+	acct, err := a.Accounts.Current(nil, r)
+	if err != nil {
+		return studio.Member{}, false, err
+	}
+	if acct == nil {
+		return studio.Member{}, false, nil
+	}
+	var staff []bool
+	if err := a.DB.WithContext(r.Context()).Table("accounts").Where("id = ?", acct.ID).Pluck("staff", &staff).Error; err != nil {
+		return studio.Member{}, false, err
+	}
+	return studio.Member{AccountID: acct.ID, Email: acct.Email, Staff: len(staff) == 1 && staff[0]}, true, nil
+}
+
 // accountID is the signed-in account of a request, for the staff page
 // (nil writer: no cookie is touched; the session middleware does that).
 func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
@@ -507,11 +552,36 @@ func paymentProvider(cfg config.Config, log *slog.Logger) billing.Provider {
 
 // startWarming warms the page cache with every cacheable page: the route
 // table's, and the articles and help topics the sitemap lists.
-func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, publicURL string, ready func(context.Context) error) error {
-	articles, err := content.Paths()
-	if err != nil {
-		return err
+func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, publicURL string, ready func(context.Context) error, store *content.Store) {
+	paths := func() []string { return policies.CacheablePaths(store.PagePaths()) }
+	c.StartWarming(ctx, cache.WarmOptions{PathsFunc: paths, Origin: publicURL, Ready: ready})
+}
+
+// contentChanged follows a committed change of the content store: the
+// content pages are reloaded here, and a change visitors see purges the
+// pages it alters on every edge (PostgreSQL's fan-out; they reload theirs
+// through OnPurge) and in the CDN, and the warmer renders them again, so
+// the first visitor gets a hit.
+func (a *App) contentChanged(ctx context.Context, ch content.Change) {
+	if err := a.Content.Refresh(context.WithoutCancel(ctx)); err != nil {
+		a.Log.Warn("content: reloading the content pages", "err", err)
 	}
-	c.StartWarming(ctx, cache.WarmOptions{Paths: policies.CacheablePaths(articles), Origin: publicURL, Ready: ready})
-	return nil
+	if !ch.Live || a.Cache == nil {
+		return
+	}
+	targets := make([]cache.Target, 0, len(ch.Paths)+1)
+	for _, p := range ch.Paths {
+		targets = append(targets, cache.Target{Path: p})
+	}
+	if ch.Type == content.TypeHelpCategory {
+		// Every help article shows its category's title.
+		targets = append(targets, cache.Target{Prefix: "/help/category/"})
+	}
+	go func() {
+		for _, t := range targets {
+			if _, err := a.Cache.Purge(t); err != nil {
+				a.Log.Warn("content: purge after a change", "target", t.String(), "err", err)
+			}
+		}
+	}()
 }

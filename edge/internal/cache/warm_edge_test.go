@@ -26,7 +26,7 @@ func TestFirstVisitAfterStartAndPurgeIsAHit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	articles, err := content.Paths()
+	articles, err := content.SeedPaths()
 	if err != nil {
 		t.Fatal(err)
 	}

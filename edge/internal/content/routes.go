@@ -16,7 +16,7 @@ import (
 type siteRoutes struct {
 	static map[string]bool
 	// blogLists are the pages that show the blog's list (the index and the
-	// demo blocks that draw it).
+	// component catalogue's pages, whose demos draw the real articles).
 	blogLists []string
 }
 
@@ -37,7 +37,7 @@ var routesOnce = sync.OnceValues(func() (*siteRoutes, error) {
 			continue
 		}
 		r.static[rt.Path] = true
-		if rt.ID == "blog" || rt.Module == "_blocks/blog-demo.tsx" {
+		if rt.ID == "blog" || strings.HasPrefix(rt.Module, "_blocks/") {
 			r.blogLists = append(r.blogLists, rt.Path)
 		}
 	}

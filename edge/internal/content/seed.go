@@ -301,3 +301,21 @@ func Parse(src []byte) (Article, error) {
 	}
 	return a, nil
 }
+
+// SeedPaths lists the pages of the repository's articles and help
+// categories (what a fresh store publishes), for tests and tools that need
+// them without a database.
+func SeedPaths() ([]string, error) {
+	seeds, err := Seeds()
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, sd := range seeds {
+		switch sd.Type {
+		case TypeBlog, TypeHelp, TypeHelpCategory:
+			paths = append(paths, PagePath(sd.Type, sd.Draft.Slug))
+		}
+	}
+	return paths, nil
+}

@@ -26,8 +26,9 @@ import (
 type Options struct {
 	Store *content.Store
 	// Member is the signed-in account of a request and whether it has staff
-	// access (today: the accounts' staff flag); ok false without a session.
-	Member func(r *http.Request) (m Member, ok bool)
+	// access (today: the accounts' staff flag); ok false without a session;
+	// err when that cannot be known (the database is down: 503).
+	Member func(r *http.Request) (m Member, ok bool, err error)
 	// SameSite refuses a state-changing request sent by another site.
 	SameSite echo.MiddlewareFunc
 	Logger   *slog.Logger
@@ -94,7 +95,10 @@ const memberKey = "studio.member"
 // replace it with their Require middleware; author reads the member).
 func (a *api) guard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		m, ok := a.Member(c.Request())
+		m, ok, err := a.Member(c.Request())
+		if err != nil {
+			return a.fail(c, err)
+		}
 		if !ok {
 			return response.Error(c, http.StatusUnauthorized, "Sign in with a staff account to use the studio.")
 		}
