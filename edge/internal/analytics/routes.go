@@ -1,11 +1,10 @@
 package analytics
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"omnibus/edge/internal/routepath"
+	"omnibus/shared"
 )
 
 // routeIndex numbers the route table's pages, so a view is an atomic add at
@@ -22,15 +21,7 @@ type paramRoute struct {
 	segs []string
 }
 
-func parseRoutes(routesJSON []byte) (routeIndex, error) {
-	var table struct {
-		Routes []struct {
-			Path string `json:"path"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(routesJSON, &table); err != nil {
-		return routeIndex{}, fmt.Errorf("analytics: route table: %w", err)
-	}
+func indexRoutes(table *shared.RouteTable) routeIndex {
 	ri := routeIndex{exact: map[string]int{}}
 	for i, r := range table.Routes {
 		ri.patterns = append(ri.patterns, r.Path)
@@ -40,7 +31,7 @@ func parseRoutes(routesJSON []byte) (routeIndex, error) {
 			ri.exact[r.Path] = i
 		}
 	}
-	return ri, nil
+	return ri
 }
 
 // of is the index of the route path belongs to, or -1. A React Router data

@@ -46,6 +46,7 @@ import (
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/studio"
 	"omnibus/edge/internal/theme"
@@ -99,6 +100,9 @@ type App struct {
 	// Content is the content store: articles, help, policies, campaign
 	// links and redirects, edited in the studio (/api/v1/staff).
 	Content *content.Store
+	// Staff is the studio's access: roles, studio sessions, second
+	// factors, the audit log (internal/staff, internal/audit).
+	Staff *staff.Service
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -169,9 +173,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// listener of its own, never on the public one (internal/metrics).
 	rendererMetricsPort := 0
 	if cfg.MetricsAddr != "" {
-		if a.Metrics, err = metrics.New(shared.RoutesJSON); err != nil {
-			return nil, err
-		}
+		a.Metrics = metrics.New(shared.Routes)
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {
 			return nil, fmt.Errorf("METRICS_ADDR: %w", err)
@@ -222,10 +224,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// the draft through the proxy alone (never stored).
 	render := http.Handler(proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log}))
 	var pages http.Handler = a.Content.PageData(render)
-	policies, err := cache.ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		return nil, err
-	}
+	policies := cache.NewPolicies(shared.Routes)
 	// The articles and help topics that are published: any other slug is
 	// the one shared not-found page, not a render of its own.
 	policies = policies.WithPageSet(a.Content.IsPage)
@@ -304,9 +303,16 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// Visit counts, campaign short links (/go/…) and the staff page
 	// (internal/analytics): outermost, to read the utm tags before
 	// Canonical drops them; one hook, counting once the answer is out.
+	// The studio's access (internal/staff): a studio session, opened only
+	// by a passkey (or an allowed TOTP code) after a merchant sign-in, and
+	// a role; the staff page needs the viewer role.
+	a.Staff = staff.New(a.DB, staff.Options{
+		PublicURL: cfg.PublicURL, SessionTTL: cfg.StaffSessionTTL, RecheckWindow: cfg.StaffRecheckWindow,
+		EnrolWindow: cfg.StaffEnrolWindow, Account: a.Accounts.SignedIn, Mail: a.Mailer, Logger: log,
+	})
 	if a.Analytics, err = analytics.New(analytics.Options{
-		DB: a.DB, RoutesJSON: shared.RoutesJSON, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
-		PublicURL: cfg.PublicURL, Account: a.accountID, Logger: log,
+		DB: a.DB, Routes: shared.Routes, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
+		PublicURL: cfg.PublicURL, StaffAccess: a.Staff.PageAccess(staff.Viewer), Logger: log,
 	}); err != nil {
 		return nil, err
 	}
@@ -340,7 +346,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// form and layoutForm): the API's handlers take them, behind the API's
 	// body limit, and a refusal is answered with the page itself, rendered
 	// through the page handler.
-	formPages, err := forms.New(shared.RoutesJSON, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
+	formPages, err := forms.New(shared.Routes, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
 	if err != nil {
 		return nil, err
 	}
@@ -405,8 +411,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	contactForm.Register(api)
 	content.Register(api, a.Content)
 	// The studio's JSON API (docs/studio-api.md).
-	studio.Register(api, studio.Options{Store: a.Content, Member: a.staffMember, SameSite: accounts.Vocabulary().Guard(cfg.PublicURL), Logger: log})
+	studio.Register(api, studio.Options{Store: a.Content, Staff: a.Staff, Logger: log})
 	a.Accounts.Register(api)
+	a.Staff.Register(api) // /api/v1/staff/...: members, sessions, the audit log
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())
@@ -484,33 +491,6 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
-}
-
-// staffMember is the studio's caller: the signed-in account and whether it
-// has the staff flag (edge staff grant).
-func (a *App) staffMember(r *http.Request) (studio.Member, bool, error) {
-	acct, err := a.Accounts.Current(nil, r)
-	if err != nil {
-		return studio.Member{}, false, err
-	}
-	if acct == nil {
-		return studio.Member{}, false, nil
-	}
-	var staff []bool
-	if err := a.DB.WithContext(r.Context()).Table("accounts").Where("id = ?", acct.ID).Pluck("staff", &staff).Error; err != nil {
-		return studio.Member{}, false, err
-	}
-	return studio.Member{AccountID: acct.ID, Email: acct.Email, Staff: len(staff) == 1 && staff[0]}, true, nil
-}
-
-// accountID is the signed-in account of a request, for the staff page
-// (nil writer: no cookie is touched; the session middleware does that).
-func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
-	acct, err := a.Accounts.Current(nil, r)
-	if err != nil || acct == nil {
-		return 0, false
-	}
-	return acct.ID, true
 }
 
 // loopbackAddr is the loopback address of this listener (App.URL):

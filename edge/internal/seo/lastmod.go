@@ -68,10 +68,7 @@ func Pages(ctx context.Context, src Source) ([]Page, error) {
 		}
 		return last
 	}
-	routes, err := routeTable()
-	if err != nil {
-		return nil, err
-	}
+	routes := shared.Routes.Routes
 	hero, err := heroImage()
 	if err != nil {
 		return nil, err

@@ -26,7 +26,6 @@ package seo
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"net/http"
@@ -41,31 +40,11 @@ import (
 	"omnibus/shared"
 )
 
-type route struct {
-	ID      string          `json:"id"`
-	Path    string          `json:"path"`
-	Module  string          `json:"module"`
-	Title   string          `json:"title"`
-	Desc    string          `json:"description"`
-	Cache   json.RawMessage `json:"cache"`
-	NoIndex bool            `json:"noindex"`
-}
-
-func routeTable() ([]route, error) {
-	var table struct {
-		Routes []route `json:"routes"`
-	}
-	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
-		return nil, fmt.Errorf("seo: routes.json: %w", err)
-	}
-	return table.Routes, nil
-}
-
 // indexed reports whether a route's page belongs in the sitemap.
-func indexed(r route) bool {
+func indexed(r shared.Route) bool {
 	switch {
-	case strings.ContainsAny(r.Path, ":*"):
-	case string(r.Cache) == `"private"`:
+	case r.HasParam():
+	case r.Cache.Private:
 	case r.NoIndex:
 	case strings.HasPrefix(r.Module, "_blocks/"):
 	default:
@@ -76,10 +55,7 @@ func indexed(r route) bool {
 
 // SitemapPaths is the list of route paths in the sitemap, in table order.
 func SitemapPaths() ([]string, error) {
-	routes, err := routeTable()
-	if err != nil {
-		return nil, err
-	}
+	routes := shared.Routes.Routes
 	var paths []string
 	for _, r := range routes {
 		if indexed(r) {
