@@ -187,7 +187,10 @@ func TestPublishingThroughTheEdge(t *testing.T) {
 		if res.StatusCode != 200 || !strings.Contains(body, "<h2 id=\"offers\">Offers</h2>") || strings.Contains(body, "Preview") {
 			t.Fatalf("the published article: %d %s", res.StatusCode, body)
 		}
-		poll.Until(t, 10*time.Second, func() bool { res, _ := page(t, e, "/blog/article/spring-sale"); return res.Header.Get("X-Cache") == "HIT" }, "the published article is never served from the cache")
+		poll.Until(t, 10*time.Second, func() bool {
+			res, _ := page(t, e, "/blog/article/spring-sale")
+			return res.Header.Get("X-Cache") == "HIT"
+		}, "the published article is never served from the cache")
 		if _, body := page(t, e, "/blog"); !strings.Contains(body, "Spring sale") {
 			t.Errorf("/blog lacks the published article: %s", body)
 		}
