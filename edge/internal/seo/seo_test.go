@@ -321,3 +321,25 @@ func TestFeedAliasesRedirect(t *testing.T) {
 		}
 	}
 }
+
+// Past the protocol's URLs per file the sitemap is an index of sitemaps,
+// each part a sitemap of its own on PUBLIC_URL.
+func TestASitemapPastItsLimitBecomesAnIndex(t *testing.T) {
+	was := seo.MaxSitemapURLs
+	seo.MaxSitemapURLs = 10
+	t.Cleanup(func() { seo.MaxSitemapURLs = was })
+	e := newEcho(t, "https://omnibus.example")
+	body := get(t, e, "/sitemap.xml").Body.String()
+	if !strings.Contains(body, "<sitemapindex") || !strings.Contains(body, "<loc>https://omnibus.example/sitemap-1.xml</loc>") {
+		t.Fatalf("not an index of sitemaps:\n%.500s", body)
+	}
+	var doc sitemapDoc
+	if err := xml.Unmarshal(get(t, e, "/sitemap-1.xml").Body.Bytes(), &doc); err != nil || len(doc.URLs) != 10 {
+		t.Fatalf("the first part has %d URLs (%v), want 10", len(doc.URLs), err)
+	}
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/sitemap-99.xml", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("a part past the last: %d, want 404", rec.Code)
+	}
+}
