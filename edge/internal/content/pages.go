@@ -316,3 +316,17 @@ func (s *Store) IsGone(path string) bool {
 func (s *Store) PagePaths() []string { return s.pageSet().paths }
 
 var _ atomic.Pointer[pageSet]
+
+// Policies lists the published policy pages, without their HTML.
+func (s *Store) Policies(ctx context.Context) ([]Policy, error) {
+	rows, err := s.published(ctx, TypePolicy, "", false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Policy, 0, len(rows))
+	for _, r := range rows {
+		f := fieldsOf(r.Fields)
+		out = append(out, Policy{Slug: r.Slug, Title: f["title"], Description: f["description"], Date: f["date"]})
+	}
+	return out, nil
+}

@@ -30,7 +30,7 @@ var sources = map[string][]string{
 	"_marketing/features.tsx":  {"content/features-page.json", "content/features.json"},
 	"_marketing/page.tsx":      {"content/pages.json"},
 	"_marketing/shop-page.tsx": {"content/pages.json", "content/plans.json"},
-	"_marketing/policy.tsx":    {"content/policies/{id}.md", "content/site.json"},
+	"_marketing/policy.tsx":    {"content/site.json"}, // and the policy's own date, from the content store
 }
 
 // Pages lists the sitemap's pages with their lastmod and images: the route
@@ -60,6 +60,14 @@ func Pages(ctx context.Context, src Source) ([]Page, error) {
 	help, err := src.Articles(ctx, content.TypeHelp)
 	if err != nil {
 		return nil, err
+	}
+	policies, err := src.Policies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	policyDates := map[string]string{}
+	for _, p := range policies {
+		policyDates[p.Slug] = p.Date
 	}
 	newest := func(list []content.Summary) string {
 		last := ""
@@ -91,6 +99,9 @@ func Pages(ctx context.Context, src Source) ([]Page, error) {
 			return nil, fmt.Errorf("%w (page %s)", err, r.Path)
 		}
 		p := Page{Path: r.Path, LastMod: day}
+		if r.Module == "_marketing/policy.tsx" {
+			p.LastMod = max(day, policyDates[r.Path[1:]])
+		}
 		switch r.ID {
 		case "home":
 			p.Images = []string{hero}

@@ -70,6 +70,7 @@ func SitemapPaths() ([]string, error) {
 type Source interface {
 	Articles(ctx context.Context, typ string) ([]content.Summary, error)
 	Categories(ctx context.Context) ([]content.Category, error)
+	Policies(ctx context.Context) ([]content.Policy, error)
 	Version() uint64
 }
 
