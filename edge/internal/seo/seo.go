@@ -156,11 +156,11 @@ func Register(e interface {
 			b, err := st.current(c.Request().Context())
 			if err != nil {
 				c.Response().Header().Set("Retry-After", "5")
-				return echo.NewHTTPError(http.StatusServiceUnavailable, "The content cannot be read right now. Please try again.")
+				return c.String(http.StatusServiceUnavailable, "The content cannot be read right now. Please try again.\n")
 			}
 			body, cacheControl := pick(b)
 			if body == nil {
-				return echo.NewHTTPError(http.StatusNotFound, "Not found")
+				return c.String(http.StatusNotFound, "Not found\n")
 			}
 			serve(contentType, cacheControl, body, b.at)(c)
 			return nil
@@ -178,7 +178,7 @@ func Register(e interface {
 	e.Match(getHead, "/sitemap-:part", func(c echo.Context) error {
 		n, err := strconv.Atoi(strings.TrimSuffix(c.Param("part"), ".xml"))
 		if err != nil || !strings.HasSuffix(c.Param("part"), ".xml") {
-			return echo.NewHTTPError(http.StatusNotFound, "Not found")
+			return c.String(http.StatusNotFound, "Not found\n")
 		}
 		return answer(xmlType, func(b *built) ([]byte, string) {
 			if n < 1 || n >= len(b.sitemaps) {
