@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 )
 
@@ -314,8 +313,6 @@ func (s *Store) IsGone(path string) bool {
 
 // PagePaths lists the live articles' and help categories' pages, sorted.
 func (s *Store) PagePaths() []string { return s.pageSet().paths }
-
-var _ atomic.Pointer[pageSet]
 
 // Policies lists the published policy pages, without their HTML.
 func (s *Store) Policies(ctx context.Context) ([]Policy, error) {

@@ -41,12 +41,8 @@ func (s seed) hash() string {
 	return hex.EncodeToString(h[:])
 }
 
-// frontMatter splits "---\nkey: value\n---\nbody" (values may be quoted).
-func frontMatter(src []byte) (map[string]string, string, error) {
-	a, err := parseFront(src)
-	return a.fields, a.body, err
-}
-
+// front is a file's front matter ("---\nkey: value\n---\nbody"; values
+// may be quoted) and its body.
 type front struct {
 	fields map[string]string
 	body   string

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"omnibus/edge/internal/storage"
 )
@@ -823,5 +822,3 @@ func lockForSeeding(tx *gorm.DB, postgres bool) error {
 	}
 	return tx.Exec("SELECT pg_advisory_xact_lock(hashtext('omnibus.content.seed.' || coalesce(current_schema(), '')))").Error
 }
-
-var _ = clause.Locking{}

@@ -1,7 +1,6 @@
 package content
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -194,5 +193,3 @@ func (s *Store) isRedirect(tx *gorm.DB, path string) bool {
 	err := tx.Model(&itemRow{}).Where("type = ? AND slug = ? AND state = ?", TypeRedirect, path, StatePublished).Count(&n).Error
 	return err == nil && n > 0
 }
-
-var errNoRevision = errors.New("content: no revision")

@@ -175,7 +175,8 @@ func TestPublishingThroughTheEdge(t *testing.T) {
 				t.Fatalf("the preview's headers: %v", res.Header)
 			}
 		}
-		if res, _ := page(t, e, link[:len(link)-1]+"A"); res.StatusCode != http.StatusNotFound {
+		wrong := link[:len(link)-1] + map[bool]string{true: "B", false: "A"}[strings.HasSuffix(link, "A")]
+		if res, _ := page(t, e, wrong); res.StatusCode != http.StatusNotFound {
 			t.Errorf("a wrong preview token: %d, want 404", res.StatusCode)
 		}
 
@@ -256,7 +257,10 @@ func TestPublishingThroughTheEdge(t *testing.T) {
 
 		// Roll back to the first revision: a new revision with its text.
 		code, out = ed.do(http.MethodGet, fmt.Sprintf("/api/v1/staff/content/%d/revisions", int(id)), nil)
-		revs := out["data"].([]any)
+		revs, _ := out["data"].([]any)
+		if code != 200 || len(revs) < 3 {
+			t.Fatalf("revisions: %d %v", code, out)
+		}
 		first := revs[len(revs)-1].(map[string]any)["id"].(float64)
 		code, out = ed.do(http.MethodPost, fmt.Sprintf("/api/v1/staff/content/%d/rollback", int(id)), map[string]any{"revisionId": first, "baseRevisionId": rev})
 		if code != 200 || !strings.Contains(out["data"].(map[string]any)["revision"].(map[string]any)["body"].(string), "Every **day**.") {
