@@ -11,7 +11,7 @@ EDGE_BIN := edge/bin/edge
 # The edge embeds shared/routes.json and the content files (JSON and the Markdown articles).
 GO_SRC   := $(shell find edge shared -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -path 'shared/routes.json' -o -path 'shared/content/*' -type f 2>/dev/null)
 
-.PHONY: run dev stripe-mock image-node install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts vuln chromium java nginx deploy-tools bench lighthouse clean
+.PHONY: run dev stripe-mock image-node install build build-ssr build-edge build-floor test test-go test-node test-browser lint lint-go lint-ts lint-imports vuln chromium java nginx deploy-tools bench lighthouse clean
 
 ## install: npm packages for every workspace (skipped when the lock file has not changed)
 install: node_modules/.package-lock.json
@@ -73,9 +73,14 @@ test:
 ## and no tracker numbers anywhere in the tree (scripts/no-issue-refs.sh)
 GO_MODULES  := edge shared devtools deploy/k8s/validate deploy/stack bench/gofloor
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
-lint: lint-go lint-ts
+lint: lint-go lint-ts lint-imports
 	node scripts/content-dates.mjs --check
 	bash scripts/no-issue-refs.sh
+## lint-imports: no import between the edge's packages runs back up the layers
+## (devtools/cmd/layers knows their order), and no import circle in ssr/app
+lint-imports:
+	cd devtools && go run ./cmd/layers -dir ../edge
+	node scripts/import-cycles.mjs ssr/app
 lint-go:
 	@set -e; for m in $(GO_MODULES); do \
 	  echo "gofmt + go vet + staticcheck: $$m"; \
@@ -152,11 +157,13 @@ nginx: | java
 	  fi; \
 	fi
 
-## deploy-tools: Debian's varnish, pgbouncer and prometheus (promtool) for the deployment
-## tests in deploy/stack and edge/internal/app (installed when missing and we are root;
-## after nginx, as apt installs one package set at a time)
+## deploy-tools: Debian's varnish, pgbouncer, prometheus (promtool) and haproxy (the compose
+## balancer's rolling-restart test, edge/cmd/edge) for the deployment tests in deploy/stack,
+## edge/internal/app and edge/cmd/edge (installed when missing and we are root; after nginx,
+## as apt installs one package set at a time)
 deploy-tools: | nginx
 	@missing=""; \
+	command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || missing="$$missing haproxy"; \
 	command -v varnishd >/dev/null || [ -x /usr/sbin/varnishd ] || missing="$$missing varnish"; \
 	command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || missing="$$missing pgbouncer"; \
 	command -v promtool >/dev/null || missing="$$missing prometheus"; \

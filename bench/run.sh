@@ -23,6 +23,10 @@
 #       (bench/landings.lua), against (l0) the same on the same edge built
 #       without visit counting (-tags analytics_nocount), alternating: what
 #       counting costs a cache hit (at most 3%)
+#   (s1-s4) site search: p50/p99 on today's content and on 10,000 articles,
+#       and the cache hit of / during a flood of random queries (bench/search.sh)
+#   (m0), (m) the cache hit of / without and during a socket-takeover restart
+#       (bench/restart.sh)
 # and, from the edge's Go benchmark, how soon a page is served again after
 # each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
@@ -271,6 +275,11 @@ for p in "${WARM[@]}"; do
 done
 [ "$FLOOD_LOST" = 0 ] || say "(g) $FLOOD_LOST of ${#WARM[@]} warmed routes are no longer cache hits after the flood"
 
+# (s1-s4): site search, p50/p99 of a search on today's content and on 10,000
+# articles (the Go benchmark), and the cache hit of / during a flood of random
+# search queries (bench/search.sh, its own rows and notes).
+SEARCH_ROWS=$(EDGE_URL=$EDGE_URL BENCH_DURATION=$DURATION BENCH_CONNECTIONS=$HALF bash "$ROOT/bench/search.sh")
+
 # (h): the connection flood. One client from 40 loopback
 # addresses (direct peers: 127.0.0.1, where wrk runs, is exempt from the
 # per-client cap like a trusted proxy) holds 100 idle keep-alive, 10
@@ -441,6 +450,12 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   row "(l) edge, cache hit, a flood of landings mixed in" l
   row "(l0) the same, the edge built without counting" l0
   echo
+  echo "Site search (bench/search.sh):"
+  echo
+  echo "| Row                                          |  Requests/s | p50 (ms) | p99 (ms) |"
+  echo "|----------------------------------------------|------------:|---------:|---------:|"
+  echo "$SEARCH_ROWS"
+  echo
   echo "Row (f): $CONNS connections, half asking for \`/\` cleanly (the figures above), half sending made-up session cookies and"
   echo "junk queries (bench/hostile.lua, $HOSTILE_RPS requests/s, $HOSTILE_MISSES of $HOSTILE_TOTAL answers not cache hits)."
   echo "Cache hits per second, both halves together: $F_TOTAL, against $(field b 1) in the clean row (b)."
@@ -511,3 +526,15 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo "asked for, brotli, and stores it, then answers); row (c) is the renderer streaming it to a browser. Until 2026-11-25 both rows asked for \`/\`"
   echo "and row (d) varied ?reason=, a value the edge now drops: its 'misses' were hits, and d/c read 144."
 } | tee "$ROOT/bench/RESULTS.md"
+
+# Rows (m0) and (m): the cache hit while the edge restarts by socket
+# takeover, against the same load without a restart (bench/restart.sh, its
+# own edge).
+{
+  echo
+  echo "A restart under load (bench/restart.sh: wrk keeps $CONNS connections alive, the edge hands its socket to a successor):"
+  echo
+  echo "| Row                                          |  Requests/s | p50 (ms) | p99 (ms) |"
+  echo "|----------------------------------------------|------------:|---------:|---------:|"
+  BENCH_CONNECTIONS=$CONNS BENCH_THREADS=$THREADS bash "$ROOT/bench/restart.sh"
+} | tee -a "$ROOT/bench/RESULTS.md"

@@ -38,3 +38,25 @@ var PlansJSON []byte
 //
 //go:embed content/journey.json
 var JourneyJSON []byte
+
+// SearchJSON is content/search.json: the words of site search and the
+// product pages it searches (edge/internal/search).
+//
+//go:embed content/search.json
+var SearchJSON []byte
+
+// SearchSynonymsJSON is content/search-synonyms.json: the groups of
+// phrases search treats as one ("return ~ refund").
+//
+//go:embed content/search-synonyms.json
+var SearchSynonymsJSON []byte
+
+// PagesJSON is content/pages.json and FeaturesPageJSON
+// content/features-page.json: the copy of the product pages, which search
+// indexes.
+//
+//go:embed content/pages.json
+var PagesJSON []byte
+
+//go:embed content/features-page.json
+var FeaturesPageJSON []byte

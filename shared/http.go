@@ -58,6 +58,11 @@ type HTTPNames struct {
 	// policy, a list of articles, or a draft on a preview link) from the
 	// edge's content store, base64url JSON (docs/studio-api.md).
 	ContentHeader string `json:"contentHeader"`
+	// SearchHeader carries the results of ?q= (the query as searched, the
+	// results with their marked snippets, or why there are none) to the
+	// pages whose route names "search" in edgeData; base64url JSON
+	// (edge/internal/search).
+	SearchHeader string `json:"searchHeader"`
 }
 
 // EdgePrefix starts the name of every header only the edge sets.

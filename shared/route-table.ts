@@ -32,7 +32,7 @@ export interface RouteEntry {
 }
 
 /** What the edge can send a page of a signed-in visitor's own: the store's overview, the order ?order= names, the test-mode payment ?session= names. */
-export type EdgeData = "merchant" | "order" | "payment";
+export type EdgeData = "merchant" | "order" | "payment" | "search";
 
 /** The forms that work without JavaScript by posting to their page (routes.json's form and layoutForm). */
 export type FormId = "login" | "register" | "forgot-password" | "reset-password" | "contact" | "newsletter" | "store-name";

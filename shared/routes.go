@@ -64,7 +64,8 @@ type Route struct {
 	// JavaScript (edge/internal/forms), or "".
 	Form string `json:"form"`
 	// EdgeData is the signed-in visitor's own data the edge sends the page
-	// (EdgeMerchant, EdgeOrder, EdgePayment).
+	// (EdgeMerchant, EdgeOrder, EdgePayment), or the results of its search
+	// (EdgeSearch, every visitor's).
 	EdgeData []string `json:"edgeData"`
 	// NoIndex marks a transactional page: never indexed, no canonical link,
 	// not in the sitemap.
@@ -76,6 +77,7 @@ const (
 	EdgeMerchant = "merchant" // the overview of the visitor's store
 	EdgeOrder    = "order"    // the order ?order= names, when it is theirs
 	EdgePayment  = "payment"  // the test-mode payment ?session= names, when it is theirs
+	EdgeSearch   = "search"   // the results of ?q= (edge/internal/search), for every visitor
 )
 
 // HasParam reports whether the route's path has a parameter (/blog/article/:slug).
@@ -188,7 +190,7 @@ func (t *RouteTable) validate() error {
 			return fmt.Errorf("route %s: path %q is not a site path", r.ID, r.Path)
 		}
 		for _, d := range r.EdgeData {
-			if d != EdgeMerchant && d != EdgeOrder && d != EdgePayment {
+			if d != EdgeMerchant && d != EdgeOrder && d != EdgePayment && d != EdgeSearch {
 				return fmt.Errorf("route %s: unknown edgeData %q", r.Path, d)
 			}
 		}

@@ -4,7 +4,6 @@
 // prefetches it (Sec-Purpose: prefetch, not counted), and the click then
 // revalidates it (If-None-Match, counted once: the answer carries max-age=0).
 // Its own edge (a fresh SQLite database), so the counts are this test's alone.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -12,6 +11,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { settle, signUpHeaders, waitForHydration } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
+import { grantStaff, studioByTOTP } from "./staff";
 
 /** A loopback port free right now (the edge and its renderer bind them next). */
 function freePort(): Promise<number> {
@@ -69,16 +69,17 @@ test.describe("page views with JavaScript", () => {
     await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Sign in", exact: true }).click();
     await page.waitForURL("**/login");
     await expect(page.locator("main h1").first()).toBeVisible();
-    // Staff read the counts: an account made staff by the operator's command on this edge's database.
+    // Staff read the counts: an account given the viewer role by the operator's command on this
+    // edge's database, then a studio session (a second factor: a password alone never opens it).
     const email = `views-${Date.now()}@example.com`;
     const reg = await ctx.request.post("/api/v1/oaccount/register", {
       headers: signUpHeaders(origin),
       data: { name: "Ana Lima", email, password: "correct horse battery", storeName: `views-${Date.now()}` },
     });
     expect(reg.status()).toBe(201);
-    execFileSync(path.join(import.meta.dirname, "..", "..", "edge", "bin", "edge"), ["staff", "grant", email], {
-      env: { ...process.env, OMNIBUS_ENV: "development", DATA_DIR: dataDir, DATABASE_URL: "" },
-    });
+    grantStaff(dataDir, email, "viewer", "--allow-totp");
+    expect((await ctx.request.get("/staff/insights/pages.csv", { maxRedirects: 0 })).status(), "a password alone").toBe(303);
+    await studioByTOTP(ctx.request, origin);
     const csv = await ctx.request.get("/staff/insights/pages.csv");
     expect(csv.status()).toBe(200);
     const views = Object.fromEntries(

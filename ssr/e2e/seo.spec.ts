@@ -109,6 +109,28 @@ test("sitemap.xml: every URL with a valid lastmod not in the future, the home pa
   }
 });
 
+// What search results show of a page: Google cuts a title past about 60
+// characters and rewrites a description shorter than about 50 (or cuts one
+// past about 160), so every indexable page keeps within those budgets.
+const TITLE_MAX = 60;
+const DESCRIPTION_MIN = 50;
+const DESCRIPTION_MAX = 160;
+
+test("every page of the sitemap has a title and a description within search results' budgets", async ({ request, baseURL }) => {
+  test.slow(); // every page of the sitemap, rendered cold on a shared machine
+  const over: string[] = [];
+  for (const u of await readSitemap(request)) {
+    const { doc } = shown(await crawl(request, u.loc));
+    const title = squash(doc.title);
+    const description = squash(doc.querySelector('meta[name="description"]')?.getAttribute("content"));
+    const where = u.loc.slice(baseURL!.length) || "/";
+    if (title.length > TITLE_MAX) over.push(`${where}: title of ${title.length} characters (budget ${TITLE_MAX}): ${title}`);
+    if (description.length < DESCRIPTION_MIN || description.length > DESCRIPTION_MAX)
+      over.push(`${where}: description of ${description.length} characters (budget ${DESCRIPTION_MIN}–${DESCRIPTION_MAX}): ${description}`);
+  }
+  expect(over).toEqual([]);
+});
+
 test("every page's JSON-LD has its type's required and recommended properties, saying what the page shows", async ({ request, baseURL }) => {
   test.setTimeout(240_000);
   const urls = (await readSitemap(request)).map((u) => u.loc);

@@ -7,7 +7,7 @@
 // integration tests run); main reads the configuration, makes the logger and
 // runs it until SIGTERM.
 //
-//	edge                                 serve (every setting from the environment)
+//	edge                                 serve (every setting from the environment); SIGHUP: a successor takes the sockets over
 //	edge purge --path /x | --prefix /p | --all   purge the page cache of a running edge
 //	edge mail [-n N] [-to ADDRESS]       print the development mail outbox (no SMTP_URL)
 //	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
@@ -29,7 +29,6 @@ import (
 	"syscall"
 	"time"
 
-	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/healthcheck"
@@ -69,13 +68,9 @@ func main() {
 	log.Info("configuration", "config", cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	a, err := app.New(cfg, app.Deps{Logger: log})
-	if err == nil {
-		// A second signal during the drain kills the process the default way.
-		go func() { <-ctx.Done(); stop() }()
-		err = a.Run(ctx)
-	}
-	if err != nil {
+	// A second signal during the drain kills the process the default way.
+	go func() { <-ctx.Done(); stop() }()
+	if err := serve(ctx, cfg, log); err != nil {
 		log.Error("edge stopped", "err", err)
 		logOut.Close() // os.Exit skips the deferred Close
 		os.Exit(1)

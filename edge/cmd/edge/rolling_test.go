@@ -84,6 +84,7 @@ type rollSite struct {
 	edges    []*edgeProc // every edge started, running or not
 	upstream string      // the upstream block nginx runs with
 	reloads  int
+	port     int // nginx's; 0: rollNginxPort
 }
 
 func (s *rollSite) startEdge(n int) *edgeProc {
@@ -179,7 +180,11 @@ func (s *rollSite) setUpstream(servers []string) {
 		return
 	}
 	s.upstream = up
-	conf := strings.NewReplacer("@DIR@", s.dir, "@PORT@", strconv.Itoa(rollNginxPort), "@SERVERS@", up).Replace(nginxConf)
+	port := s.port
+	if port == 0 {
+		port = rollNginxPort
+	}
+	conf := strings.NewReplacer("@DIR@", s.dir, "@PORT@", strconv.Itoa(port), "@SERVERS@", up).Replace(nginxConf)
 	if err := os.WriteFile(filepath.Join(s.dir, "nginx.conf"), []byte(conf), 0o644); err != nil {
 		s.t.Error(err)
 		return

@@ -6,7 +6,7 @@
 // /register (SPEC §4, §6).
 //
 // Every endpoint takes JSON or a form post, read and answered through
-// internal/http/exchange. JSON gets JSON (errors as {"errorDetail": "..."},
+// internal/exchange. JSON gets JSON (errors as {"errorDetail": "..."},
 // plus "fieldErrors" by field when fields were refused: a registration tells
 // every refusal at once, a taken e-mail and store name included); a form post (a page without JavaScript) gets a
 // 303 to the page to show next. The sign-in forms post to their own pages
@@ -25,8 +25,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/hashqueue"
-	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -287,7 +287,7 @@ type mailTemplate struct {
 func Message(code string) string { return content.Messages[code] }
 
 // problem is a refused request: its status, message code and invalid
-// fields (internal/http/exchange answers it).
+// fields (internal/exchange answers it).
 type problem = exchange.Refusal
 
 func fail(status int, code string) *problem { return &problem{Status: status, Code: code} }

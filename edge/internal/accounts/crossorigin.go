@@ -3,7 +3,7 @@ package accounts
 import (
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/exchange"
+	"omnibus/edge/internal/exchange"
 )
 
 // sameOrigin refuses a state-changing request sent by another site (403),

@@ -125,15 +125,15 @@ func TestEdgeRealPages(t *testing.T) {
 // the state the edge resolved instead of calling back into the edge.
 func TestSignedInPagesDuringDrain(t *testing.T) {
 	reached, release := make(chan struct{}, 8), make(chan struct{})
-	e := edgetest.Start(t, edgetest.Options{RealRenderer: true, Setup: func(e *edgetest.Edge) {
-		pages := e.Server.Pages() // the production page handler: sessions, cache, renderer
-		e.Server.SetPages(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	e := edgetest.Start(t, edgetest.Options{RealRenderer: true, WrapPages: func(pages http.Handler) http.Handler {
+		// pages: the production page handler (sessions, cache, renderer)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/privacy-policy" {
 				reached <- struct{}{}
 				<-release
 			}
 			pages.ServeHTTP(w, r)
-		}))
+		})
 	}})
 	b := newBrowser(t, e.URL)
 	if res, body := b.do("POST", "/api/v1/oaccount/register", `{"name":"Ana","email":"ana@example.com","password":"correct horse battery","storeName":"ana"}`); res.StatusCode != http.StatusCreated {

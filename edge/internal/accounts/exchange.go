@@ -6,8 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/validation"
 )
 
@@ -25,7 +25,7 @@ type envelope struct {
 }
 
 // vocabulary is this package's message table (shared/content/auth.json) as
-// the shared decoder and answers use it (internal/http/exchange).
+// the shared decoder and answers use it (internal/exchange).
 var vocabulary = &exchange.Vocabulary{
 	CrossSite: codeCrossSite, UnsupportedType: codeUnsupportedType, TooLarge: codeTooLarge, Malformed: codeMalformed,
 	RateLimited: codeRateLimited, Words: Message,

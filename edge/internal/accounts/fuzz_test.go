@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/hashqueue"
-	"omnibus/edge/internal/http/response/responsetest"
+	"omnibus/edge/internal/httpx/response/responsetest"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage/storagetest"
 )

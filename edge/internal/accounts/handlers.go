@@ -9,9 +9,9 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/exchange"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/token"

@@ -17,7 +17,7 @@ import (
 
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/forms/formstest"
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"

@@ -12,8 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/token"
 )

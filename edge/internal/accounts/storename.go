@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/validation"
 )
@@ -85,7 +85,7 @@ type availability struct {
 // is simply not available, with the reason.
 func (s *Service) checkAvailability(c echo.Context) error {
 	if ok, wait := s.AvailabilityByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
-		return ratelimit.Refuse(c, wait)
+		return response.TooManyRequests(c, wait)
 	}
 	raw := c.QueryParam("name")
 	if len(raw) > 4*maxStoreName {

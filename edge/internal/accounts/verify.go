@@ -12,11 +12,10 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/exchange"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/mail"
-	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/token"
 )
 
@@ -133,7 +132,7 @@ func (s *Service) resendVerification(c echo.Context) error {
 			if form {
 				return exchange.SeeOther(c, contactPath+"?verify=wait")
 			}
-			return ratelimit.Refuse(c, wait)
+			return response.TooManyRequests(c, wait)
 		}
 		a := *acct
 		// The mail goes out after the answer: a context that outlives the

@@ -85,6 +85,10 @@ type Tracker struct {
 	day            string
 	knownCampaigns map[campaign]bool
 	knownReferrers map[string]bool
+	// search is the pending site-search counts (search.go); knownQueries
+	// today's admitted queries (at most Cap).
+	search       searchCounts
+	knownQueries map[string]bool
 
 	flushMu sync.Mutex // one flush at a time; pruned under it
 	pruned  string     // the day prune last ran
@@ -116,7 +120,8 @@ func New(opts Options) (*Tracker, error) {
 	}
 	t := &Tracker{opts: opts, db: opts.DB, log: opts.Logger, linkIdx: map[string]int{},
 		campaigns: map[campaign]uint64{}, referrers: map[string]uint64{},
-		knownCampaigns: map[campaign]bool{}, knownReferrers: map[string]bool{}}
+		knownCampaigns: map[campaign]bool{}, knownReferrers: map[string]bool{},
+		search: newSearchCounts(), knownQueries: map[string]bool{}}
 	var err error
 	t.routes = indexRoutes(opts.Routes)
 	if t.bots, err = parseBots(opts.BotsJSON); err != nil {
@@ -264,6 +269,7 @@ func (t *Tracker) count(status int, r *http.Request, path, rawQuery string) {
 		}
 	}
 	t.views[ri].Add(1)
+	t.searchClick(r, path)
 	if strings.HasSuffix(path, ".data") {
 		return // a client-side navigation: never the first page of a visit
 	}

@@ -76,11 +76,14 @@ func (t *Tracker) Flush(ctx context.Context) error {
 	t.mu.Lock()
 	campaigns, referrers := t.campaigns, t.referrers
 	t.campaigns, t.referrers = map[campaign]uint64{}, map[string]uint64{}
+	searchRows := t.searchRowsLocked(day)
 	if t.day != day { // a new day: its own cap
 		t.day = day
 		t.knownCampaigns, t.knownReferrers = map[campaign]bool{}, map[string]bool{}
+		t.knownQueries = map[string]bool{}
 	}
 	t.mu.Unlock()
+	rows = append(rows, searchRows...)
 	if direct > 0 {
 		referrers[Direct] += direct
 	}
@@ -127,14 +130,14 @@ func (t *Tracker) Flush(ctx context.Context) error {
 // of one server do not wait for each other).
 const capLockKey = "hashtext('omnibus.analytics.' || coalesce(current_schema(), '') || '.' || ? || '.' || ?)"
 
-// capNew folds campaigns and referrers that the day's rows do not hold yet
+// capNew folds campaigns, referrers and search queries that the day's rows do not hold yet
 // into Other once they hold Cap of that kind (rows is changed in place).
 // On PostgreSQL, edges flushing at once would each read the day's rows
 // before the other's commit and each add up to Cap new ones: a transaction
 // lock per day and kind makes them take turns (the second reads what the
 // first wrote). SQLite has one writer at a time (_txlock=immediate).
 func (t *Tracker) capNew(tx *gorm.DB, day string, rows []Count) error {
-	for _, kind := range []string{KindCampaign, KindReferrer} {
+	for _, kind := range []string{KindCampaign, KindReferrer, KindSearch, KindSearchNone, KindSearchClick} {
 		if !slices.ContainsFunc(rows, func(r Count) bool { return r.Kind == kind }) {
 			continue
 		}
@@ -232,6 +235,8 @@ func (t *Tracker) putBack(rows []Count) {
 			c := campaign{Campaign: r.Dim1}
 			c.Source, c.Medium, _ = cutSlash(r.Dim2)
 			t.campaigns[c] += uint64(r.Count)
+		default:
+			t.putBackSearch(r)
 		}
 	}
 }

@@ -113,6 +113,8 @@ func writeCSV(w http.ResponseWriter, table string, rep *Report) {
 		for _, v := range rep.Crawls {
 			row(v.Label, v.Detail, n(v.Count))
 		}
+	case "searches":
+		writeSearchCSV(row, rep)
 	}
 	cw.Flush()
 }
@@ -197,9 +199,10 @@ var pageTemplate = template.Must(template.New("insights").Funcs(template.FuncMap
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>Insights — Omnibus staff</title>
+<link rel="icon" href="/favicon.webp" type="image/webp">
 <style nonce="{{.Nonce}}">
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem 1.5rem;color:#1a1a2e}
-h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}
+h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem;margin-top:1.5rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -243,6 +246,8 @@ svg text{font-size:11px;fill:#444}a{color:#4338ca}.muted{color:#555}
 {{range .Clicks}}<tr><td>/go/{{.Label}}</td><td>{{.Detail}}</td><td class="n">{{.Count}}</td></tr>
 {{else}}<tr><td colspan="3">No short links in shared/content/campaign-links.json.</td></tr>{{end}}</tbody></table>
 <p><a href="/staff/insights/clicks.csv" download>Clicks per short link (CSV)</a></p>
+
+{{template "searches" .}}
 
 <h2 id="crawlers">Crawler visits</h2>
 <table><thead><tr><th>Crawler</th><th class="n">Visits</th></tr></thead><tbody>

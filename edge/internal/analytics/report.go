@@ -19,8 +19,12 @@ type Report struct {
 	Clicks    []Row      // clicks by short link (Detail: target), every link
 	Crawls    []Row      // crawler visits (Label crawler, Detail route)
 	Crawlers  []Row      // crawler visits by crawler
-	Total     int64      // views in the period
-	Max       int64      // the busiest day's views
+	// Searches are the days with site searches, newest first (the last
+	// SearchReportDays); SearchRows every day's queries (the CSV).
+	Searches   []SearchDay
+	SearchRows []SearchRow
+	Total      int64 // views in the period
+	Max        int64 // the busiest day's views
 }
 
 // DayCount is one day's views.
@@ -84,6 +88,7 @@ func (t *Tracker) Report(ctx context.Context) (*Report, error) {
 	rep.Referrers = sorted(sums[KindReferrer])
 	rep.Crawls = sorted(sums[KindCrawl])
 	rep.Crawlers = sorted(sums["crawler"])
+	rep.Searches, rep.SearchRows = searchReport(rows)
 	clicks := sums[KindClick]
 	for _, l := range t.links {
 		rep.Clicks = append(rep.Clicks, Row{l.Name, l.Target, clicks[[2]string{l.Name, l.Target}]})

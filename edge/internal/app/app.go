@@ -3,12 +3,18 @@
 // integration tests, so the tests exercise the graph that serves visitors
 // (page cache and accounts included).
 //
-// Order, top to bottom:
+// New reads top to bottom in this order, each step a numbered section:
 //
-//	storage → listener → metrics → renderer → page proxy → page cache
-//	→ accounts → static files → forms posted to their page → server
-//	(health, seo, API features)
-//	→ serve → drain
+//	1 storage → 2 listener → 3 metrics → 4 renderer
+//	→ 5 the parts of the page handler (content store, security headers,
+//	  cache policies, page cache, accounts, billing, search, analytics)
+//	→ 6 the page handler: one list of layers, outermost first
+//	→ 7 static files → 8 forms posted to their page
+//	→ 9 server (its middleware, one list) → 10 routes (seo, API features)
+//
+// then Run: serve → drain. Each part gets what it needs in its constructor
+// (decision 0039); the rate limits' two settings are the one package value
+// still set, first.
 package app
 
 import (
@@ -21,6 +27,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -35,7 +42,7 @@ import (
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/origin"
+	"omnibus/edge/internal/httpx/origin"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
@@ -43,6 +50,7 @@ import (
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/renderer"
+	"omnibus/edge/internal/search"
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
@@ -63,6 +71,17 @@ type Deps struct {
 	DB *storage.DB
 	// Listener is the public listener; nil listens on LISTEN_ADDR.
 	Listener net.Listener
+	// Listen opens the metrics listener (and the public one without
+	// Listener); nil is net.Listen. The socket takeover passes its own,
+	// which inherits the predecessor's sockets (cmd/edge).
+	Listen func(network, addr string) (net.Listener, error)
+	// SharedSocket: the listening socket is held by another process too
+	// (systemd's socket unit): stopping leaves its queue to the next edge.
+	SharedSocket bool
+	// FreshRendererPorts runs the renderer on free loopback ports instead
+	// of RENDERER_PORT and RENDERER_METRICS_PORT, which the predecessor's
+	// renderer still holds while this edge takes over.
+	FreshRendererPorts bool
 	// RendererOutput receives the child renderer's stdout and stderr
 	// (default os.Stderr).
 	RendererOutput io.Writer
@@ -75,6 +94,9 @@ type Deps struct {
 	// Payments, when set, makes the payment provider in place of the one the
 	// settings choose (a test's provider; nil from it turns payments off).
 	Payments func(publicURL string) billing.Provider
+	// WrapPages, when set, is the page handler's outermost layer (a test
+	// that holds a page back, or watches what reaches the pages).
+	WrapPages func(http.Handler) http.Handler
 }
 
 // App is a built edge, ready to Serve.
@@ -95,73 +117,54 @@ type App struct {
 	Metrics *metrics.Metrics
 	// MetricsURL is the metrics listener's http://host:port/metrics.
 	MetricsURL string
-	// Analytics counts page views, answers /go/ links and the staff page.
-	Analytics *analytics.Tracker
 	// Content is the content store: articles, help, policies, campaign
 	// links and redirects, edited in the studio (/api/v1/staff).
 	Content *content.Store
+	// Analytics counts page views, answers /go/ links and the staff page.
+	Analytics *analytics.Tracker
+	// SearchIndex is what site search finds (the repository's articles and
+	// product pages at start); Search answers /search and /api/v1/search.
+	SearchIndex *search.Index
+	Search      *search.Service
 	// Staff is the studio's access: roles, studio sessions, second
 	// factors, the audit log (internal/staff, internal/audit).
 	Staff *staff.Service
 
-	ln      net.Listener
-	closers []func() // run in reverse order by Close
+	ln        net.Listener
+	closers   []func()    // run in reverse order by Close
+	takenOver atomic.Bool // HandOver was called
 }
 
-// New builds the edge. On error everything it had started is stopped again.
+// New builds the edge, top to bottom in the order of the package comment.
+// On error everything it had started is stopped again.
 func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	log := deps.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	a := &App{Config: cfg, Log: log}
-	// The rate limits' ceiling and IPv6 network, before any limiter is made.
-	ratelimit.MaxKeys, ratelimit.IPv6Prefix = cfg.RateLimitMaxKeys, cfg.RateLimitIPv6Prefix
 	defer func() {
 		if err != nil {
 			a.Close()
 		}
 	}()
+	// The rate limits' ceiling and IPv6 network, before any limiter is made.
+	ratelimit.MaxKeys, ratelimit.IPv6Prefix = cfg.RateLimitMaxKeys, cfg.RateLimitIPv6Prefix
 
 	// 1. Storage: SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL;
 	// migrations run here.
-	a.DB = deps.DB
-	if a.DB == nil {
-		// Production refuses a schema migrated by a newer edge; development
-		// (a branch switched back) says so loudly and goes on.
-		if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()), storage.Direct(cfg.DatabaseDirectURL)); err != nil {
-			return nil, err
-		}
-		if s := a.DB.Schema; s.Newer() {
-			log.Warn("DATABASE MIGRATED BY A NEWER EDGE: allowed in development only", "schema", fmt.Sprintf("%04d %s", s.Version, s.Name), "edge_knows", fmt.Sprintf("%04d", s.Known))
-		}
-		db := a.DB
-		a.closers = append(a.closers, func() { db.Close() }) // last: after the server and the renderer
-		if err = a.DB.LimitPool(cfg.DBMaxOpenConns, cfg.DBPoolWait); err != nil {
-			return nil, err
-		}
-	}
-
-	// The content store: the repository's files imported on first start
-	// (and a changed file as a new revision), the set of content pages
-	// loaded, and the scheduler that publishes what is due (one edge at a
-	// time, by a lease in the database).
-	a.Content = content.New(a.DB, content.Options{Logger: log})
-	if err = a.Content.Seed(context.Background()); err != nil {
+	if err := a.openStorage(deps.DB); err != nil {
 		return nil, err
 	}
-	if err = a.Content.Refresh(context.Background()); err != nil {
-		return nil, err
-	}
-	schedCtx, stopScheduler := context.WithCancel(context.Background())
-	schedDone := make(chan struct{})
-	go func() { defer close(schedDone); a.Content.RunScheduler(schedCtx, "") }()
-	a.closers = append(a.closers, func() { stopScheduler(); <-schedDone })
 
 	// 2. The public listener.
+	listen := deps.Listen
+	if listen == nil {
+		listen = net.Listen
+	}
 	a.ln = deps.Listener
 	if a.ln == nil {
-		if a.ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+		if a.ln, err = listen("tcp", cfg.Addr); err != nil {
 			return nil, err
 		}
 	}
@@ -169,44 +172,28 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.closers = append(a.closers, func() { ln.Close() })
 	a.URL = "http://" + loopbackAddr(a.ln.Addr())
 
-	// Metrics (METRICS_ADDR): a registry the parts below feed, served on a
-	// listener of its own, never on the public one (internal/metrics).
-	rendererMetricsPort := 0
-	if cfg.MetricsAddr != "" {
-		a.Metrics = metrics.New(shared.Routes)
-		mln, err := net.Listen("tcp", cfg.MetricsAddr)
-		if err != nil {
-			return nil, fmt.Errorf("METRICS_ADDR: %w", err)
-		}
-		msrv := a.Metrics.NewServer()
-		go msrv.Serve(mln)
-		a.closers = append(a.closers, func() { msrv.Close() })
-		a.MetricsURL = "http://" + mln.Addr().String() + "/metrics"
-		log.Info("metrics listening", "addr", mln.Addr().String())
-		rendererMetricsPort = cfg.RendererMetricsPort
+	// 3. Metrics (METRICS_ADDR): a registry the parts below feed, served on
+	// a listener of its own, never on the public one (internal/metrics).
+	if err := a.startMetrics(listen); err != nil {
+		return nil, err
 	}
 
-	// 3. The renderer: a supervised child on loopback, or RENDERER_URL.
-	if cfg.RendererURL != "" {
-		a.Renderer, err = renderer.External(cfg.RendererURL)
-	} else {
-		a.Renderer, err = renderer.Start(renderer.Options{
-			Dir: cfg.SSRDir, Port: cfg.RendererPort, PublicURL: cfg.PublicURL,
-			Dev: cfg.RendererDev, Output: deps.RendererOutput, Logger: log, MetricsPort: rendererMetricsPort,
-		})
-	}
-	if err != nil {
+	// 4. The renderer: a supervised child on loopback, or RENDERER_URL (on
+	// free ports when this edge takes over from one whose renderer still
+	// holds RENDERER_PORT).
+	if err := a.startRenderer(deps.RendererOutput, deps.FreshRendererPorts); err != nil {
 		return nil, err
 	}
 	rend := a.Renderer
-	a.closers = append(a.closers, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
-		defer cancel()
-		if err := rend.Stop(ctx); err != nil {
-			log.Warn("renderer stop", "err", err)
-		}
-	})
 
+	// 5. The parts the page handler is made of.
+	// The content store: the repository's files imported on first start
+	// (and a changed file as a new revision), the set of content pages
+	// loaded, and the scheduler that publishes what is due (one edge at a
+	// time, by a lease in the database).
+	if err := a.startContent(); err != nil {
+		return nil, err
+	}
 	// The security headers of every answer, and the CSP of stored pages.
 	secure, err := security.New(security.Options{
 		PublicURL: cfg.PublicURL, GoogleClientID: cfg.GoogleClientID, GoogleIssuerURL: cfg.GoogleIssuerURL,
@@ -215,59 +202,22 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-
-	// 4. Pages: everything that is not API, health or a static file, through
-	// the page cache (off in dev mode, where pages change with every edit,
-	// and with CACHE_MAX_BYTES=0).
-	// Content pages get what they show from the store on the page request
-	// (content.PageData), rendered behind the cache; a preview link renders
-	// the draft through the proxy alone (never stored).
-	render := http.Handler(proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log}))
-	var pages http.Handler = a.Content.PageData(render)
-	policies := cache.NewPolicies(shared.Routes)
-	// The articles and help topics that are published: any other slug is
-	// the one shared not-found page, not a render of its own.
-	policies = policies.WithPageSet(a.Content.IsPage)
+	// The route table's cache policies, knowing the articles and help
+	// topics that are published (any other slug is the one shared
+	// not-found page, not a render of its own) and the client build's
+	// version.
+	policies := cache.NewPolicies(shared.Routes).WithPageSet(a.Content.IsPage)
 	if v := manifestVersion(deps.AssetsDir, cfg.SSRDir); v != "" {
 		policies = policies.WithManifestVersion(v)
 	}
-	if a.Metrics != nil {
-		pages = a.Metrics.Renders(pages)
-	}
+	// The page cache: off in dev mode, where pages change with every edit,
+	// and with CACHE_MAX_BYTES=0.
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
-		a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: deps.Now, Logger: log, Security: secure})
-		a.Cache.SetCDN(cfg.CDNPurgeList(), nil) // purges begun here reach the CDN in front too
-		fanCtx, stopFanout := context.WithCancel(context.Background())
-		a.closers = append(a.closers, stopFanout)
-		a.Cache.StartFanout(fanCtx, a.DB) // PostgreSQL: purges reach every instance
-		pages = a.Cache.Wrap(pages)
-		if a.Metrics != nil {
-			pages = a.Metrics.PageCache(pages)
-			a.Metrics.WatchCache(a.Cache.Stats)
-			a.Metrics.WatchWarming(a.Cache.WarmState)
-			if _, ok := a.Cache.PurgeListenerUp(); ok {
-				a.Metrics.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
-			}
+		if err := a.startCache(policies, secure, deps.Now); err != nil {
+			return nil, err
 		}
-		if cfg.CacheWarm {
-			startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, rend.Check, a.Content)
-		}
-		// Another edge's purge (a publish there) reloads the content pages
-		// here before the pages go and are warmed again.
-		a.Cache.OnPurge(func(cache.Target) {
-			if err := a.Content.Refresh(fanCtx); err != nil {
-				log.Warn("content: reloading the content pages", "err", err)
-			}
-		})
 	}
-	a.Content.Subscribe(a.contentChanged)
-	// An unpublished item's page answers 410 Gone.
-	pages = a.Content.Gone(pages)
-
-	// 5. Accounts: sessions, sign-in (password, Google), password reset
-	// mail. Its page middleware runs first: the redirect rules for /login
-	// and /register and the end of the no-JS Google flow at /sso-redirect
-	// answer before the cache or the renderer see the request.
+	// Accounts: sessions, sign-in (password, Google), password reset mail.
 	if a.Mailer, err = mail.New(cfg.SMTPURL, cfg.MailFrom, a.DB); err != nil {
 		return nil, err
 	}
@@ -275,12 +225,10 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, MerchantAppURL: cfg.MerchantAppURL, SessionTTL: cfg.SessionTTL,
 		GoogleClientID: cfg.GoogleClientID, GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuerURL: cfg.GoogleIssuerURL,
 	})
-	a.Accounts.Hashing.Hooks = metrics.HashQueue // omnibus_password_hash_* series
+	if a.Metrics != nil {
+		a.Accounts.Hashing.Hooks = a.Metrics.HashQueue // omnibus_password_hash_* series
+	}
 	// Billing: licence orders, the payment provider, the onboarding status.
-	// Inside the session middleware it hands a signed-in merchant's journey
-	// pages their data (PageData: the renderer never calls the edge);
-	// outside it /landing-page goes to MERCHANT_APP_URL when that is
-	// another origin.
 	provider := paymentProvider
 	if deps.Payments != nil {
 		provider = func(cfg config.Config, _ *slog.Logger) billing.Provider { return deps.Payments(cfg.PublicURL) }
@@ -289,20 +237,22 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, Provider: provider(cfg, log),
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
-	pages = a.Billing.PageData(pages)
-	pages = a.Accounts.Pages(pages)
-	pages = a.Billing.Pages(pages)
-	// Every form of a page's address (path spellings, junk queries) reaches
-	// the session middleware, the cache and the renderer as one. Not in dev
-	// mode, where Vite's module URLs and their queries pass through here.
-	if !cfg.RendererDev {
-		pages = policies.Canonical(pages)
+	// Site search: the /search page gets the results of its ?q= from the
+	// edge, as the journey pages get their data (internal/search); the
+	// page is private, so no query becomes a page-cache entry.
+	syn, err := search.ParseSynonyms(shared.SearchSynonymsJSON)
+	if err != nil {
+		return nil, err
 	}
-	// The redirects of the content store (301, 302, 410), before the cache.
-	pages = a.Content.Redirects(pages)
-	// Visit counts, campaign short links (/go/…) and the staff page
-	// (internal/analytics): outermost, to read the utm tags before
-	// Canonical drops them; one hook, counting once the answer is out.
+	a.SearchIndex = search.NewIndex(syn)
+	if err := search.Seed(context.Background(), a.SearchIndex, a.Content); err != nil {
+		return nil, err
+	}
+	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
+		if a.Analytics != nil {
+			a.Analytics.Searched(r, q, total)
+		}
+	}})
 	// The studio's access (internal/staff): a studio session, opened only
 	// by a passkey (or an allowed TOTP code) after a merchant sign-in, and
 	// a role; the staff page needs the viewer role.
@@ -310,6 +260,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, SessionTTL: cfg.StaffSessionTTL, RecheckWindow: cfg.StaffRecheckWindow,
 		EnrolWindow: cfg.StaffEnrolWindow, Account: a.Accounts.SignedIn, Mail: a.Mailer, Logger: log,
 	})
+	// Visit counts, campaign short links (/go/…) and the staff page.
 	if a.Analytics, err = analytics.New(analytics.Options{
 		DB: a.DB, Routes: shared.Routes, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
 		PublicURL: cfg.PublicURL, StaffAccess: a.Staff.PageAccess(staff.Viewer), Logger: log,
@@ -318,47 +269,90 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	a.Analytics.Start()
 	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
-	pages = a.Analytics.Pages(pages)
-	// Preview links: outside the counting and the cache.
-	pages = a.Content.PreviewPages(pages, render)
+	// A committed change of the content store reloads its pages here and
+	// purges (and re-warms) the pages it alters on every edge.
+	a.Content.Subscribe(a.contentChanged)
 
-	// 6. Static files of the client build (not in dev mode: Vite serves them
+	// 6. The page handler: everything that is not API, health or a static
+	// file. Its layers, outermost first: each sees the request before the
+	// ones below it, and their answer after them. A layer that is off is
+	// nil and left out.
+	render := http.Handler(proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log}))
+	pages := layers(render,
+		deps.WrapPages, // a test's own layer (edgetest)
+		// /staff/sign-in: the studio's passkey sign-in, drawn by the edge.
+		a.Staff.Pages,
+		// Preview links (/preview/{token}): the draft, rendered through the
+		// proxy alone, outside the counting and the cache (never stored).
+		func(next http.Handler) http.Handler { return a.Content.PreviewPages(next, render) },
+		// Counts the visit, answers /go/ links and the staff page: first,
+		// to read the utm tags before Canonical drops them; one hook,
+		// counting once the answer is out.
+		a.Analytics.Pages,
+		// The content store's redirects (301, 302, 410): before Canonical,
+		// so a redirect keeps the query Canonical would drop (utm tags) and
+		// an old address takes one hop, not two; before the cache.
+		a.Content.Redirects,
+		// Every form of a page's address (path spellings, junk queries)
+		// reaches the session middleware, the cache and the renderer as
+		// one. Not in dev mode, where Vite's module URLs and their queries
+		// pass through here.
+		unless(cfg.RendererDev, policies.Canonical),
+		// /landing-page goes to MERCHANT_APP_URL when that is another origin.
+		a.Billing.Pages,
+		// The session: the redirect rules for /login and /register and the
+		// end of the no-JS Google flow at /sso-redirect answer here, before
+		// the cache or the renderer see the request.
+		a.Accounts.Pages,
+		// /search gets the results of its ?q= in a header, as the journey
+		// pages get theirs; the page is private, so no query is a cache entry.
+		a.Search.Pages,
+		// A signed-in merchant's journey pages get their data in headers
+		// (the renderer never calls the edge).
+		a.Billing.PageData,
+		// An unpublished item's page answers 410 Gone (stored as such).
+		a.Content.Gone,
+		when(a.Cache != nil && a.Metrics != nil, a.Metrics.PageCache),
+		when(a.Cache != nil, a.Cache.Wrap),
+		when(a.Metrics != nil, a.Metrics.Renders),
+		// Content pages get what they show from the store in a header on
+		// the page request, behind the cache (the renderer bundles no
+		// article and never calls the edge).
+		a.Content.PageData,
+	)
+
+	// 7. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
 	var files *assets.Handler
 	if !deps.NoAssets && !cfg.RendererDev {
-		dir := deps.AssetsDir
-		if dir == "" {
-			dir = filepath.Join(cfg.SSRDir, "build", "client")
-		}
-		if files, err = assets.New(dir); err != nil {
+		if files, err = a.startAssets(deps.AssetsDir); err != nil {
 			return nil, err
 		}
-		// This build's hashed files go to the shared database, and the
-		// other builds' live there: during a rolling update no page of
-		// either build misses a file on any edge (decision 0024). A failure
-		// (the database blipped) is retried in the background until done.
-		pubCtx, stopPublishing := context.WithCancel(context.Background())
-		a.closers = append(a.closers, stopPublishing)
-		files.KeepPublishing(pubCtx, a.DB, log)
 	}
 
-	// Forms posted to their own page without JavaScript (shared/routes.json's
+	// 8. Forms posted to their own page without JavaScript (shared/routes.json's
 	// form and layoutForm): the API's handlers take them, behind the API's
 	// body limit, and a refusal is answered with the page itself, rendered
 	// through the page handler.
-	formPages, err := forms.New(shared.Routes, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
-	if err != nil {
-		return nil, err
-	}
+	formPages := forms.New(shared.Routes, server.BodyLimit(server.DefaultAPIBodyLimit), pages)
 
-	// 7. The server and its routes.
-	db := a.DB
-	// The database's state, kept by one background pinger: neither the
+	// 9. The server: its own middleware on every request (recover, request
+	// id, access log, security headers, guard), then these, in this order.
+	// The database's state is kept by one background pinger: neither the
 	// readiness probe nor a scrape ever waits on the database.
 	healthCtx, stopHealth := context.WithCancel(context.Background())
 	a.closers = append(a.closers, stopHealth)
-	health := db.WatchHealth(healthCtx, log)
+	health := a.DB.WatchHealth(healthCtx, log)
+	middleware := []echo.MiddlewareFunc{
+		// One origin: any other host's request goes to PUBLIC_URL's.
+		origin.Redirect(cfg.PublicURL, policies.CanonicalURI),
+	}
+	if a.Metrics != nil {
+		middleware = append(middleware, a.Metrics.Middleware())
+	}
 	a.Server = server.New(server.Options{
+		Middleware:     middleware,
+		SharedSocket:   deps.SharedSocket,
 		Pages:          pages,
 		PageMiddleware: []echo.MiddlewareFunc{formPages.Middleware},
 		Assets:         files,
@@ -373,25 +367,12 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		Logger:   log,
 		Security: secure,
 	})
-	// One origin: any other host's request goes to PUBLIC_URL's (internal/http/origin).
-	a.Server.Use(origin.Redirect(cfg.PublicURL))
-	if m := a.Metrics; m != nil {
-		a.Server.Use(m.Middleware())
-		m.WatchRenderer(rend.Starts)
-		m.WatchDatabase(health.Up)
-		if files != nil {
-			m.WatchAssetsPublished(files.Published)
-		}
-		m.WatchAnalytics(a.Analytics.Totals)
-		if sqlDB, err := db.DB.DB(); err == nil {
-			m.WatchDB(sqlDB)
-		}
-		if u := rend.MetricsURL(); u != "" {
-			m.ScrapeRenderer(u)
-		} else if cfg.RendererMetricsURL != "" {
-			m.ScrapeRenderer(cfg.RendererMetricsURL)
-		}
+	if a.Metrics != nil {
+		a.watch(health, files)
 	}
+
+	// 10. The routes: top-level ones, then the API's, then the forms'
+	// handlers (the API's own).
 	if a.Cache != nil {
 		a.Cache.Register(a.Server.Routes, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
 	}
@@ -412,6 +393,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	content.Register(api, a.Content)
 	// The studio's JSON API (docs/studio-api.md).
 	studio.Register(api, studio.Options{Store: a.Content, Staff: a.Staff, Logger: log})
+	a.Search.Register(api) // GET /api/v1/search: results as the visitor types
 	a.Accounts.Register(api)
 	a.Staff.Register(api) // /api/v1/staff/...: members, sessions, the audit log
 	a.Billing.Register(api, server.BodyLimit)
@@ -425,6 +407,197 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// layers wraps h in each layer, the first outermost; a nil layer is left out.
+func layers(h http.Handler, outermostFirst ...func(http.Handler) http.Handler) http.Handler {
+	for i := len(outermostFirst) - 1; i >= 0; i-- {
+		if l := outermostFirst[i]; l != nil {
+			h = l(h)
+		}
+	}
+	return h
+}
+
+// when is layer if on, else nil (no layer). The layer is only named, not
+// called, so a method value of a part that is off (nil) is fine.
+func when(on bool, layer func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	if !on {
+		return nil
+	}
+	return layer
+}
+
+// unless is when(!off, layer).
+func unless(off bool, layer func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	return when(!off, layer)
+}
+
+// openStorage opens the database New uses: db when the caller hands one in
+// (it stays open), else DATABASE_URL's or the SQLite file under DATA_DIR,
+// migrated, pooled, and closed last by Close.
+func (a *App) openStorage(db *storage.DB) error {
+	cfg := a.Config
+	if a.DB = db; a.DB != nil {
+		return nil
+	}
+	// Production refuses a schema migrated by a newer edge; development
+	// (a branch switched back) says so loudly and goes on.
+	var err error
+	if a.DB, err = storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()), storage.Direct(cfg.DatabaseDirectURL)); err != nil {
+		return err
+	}
+	if s := a.DB.Schema; s.Newer() {
+		a.Log.Warn("DATABASE MIGRATED BY A NEWER EDGE: allowed in development only", "schema", fmt.Sprintf("%04d %s", s.Version, s.Name), "edge_knows", fmt.Sprintf("%04d", s.Known))
+	}
+	opened := a.DB
+	a.closers = append(a.closers, func() { opened.Close() }) // last: after the server and the renderer
+	return a.DB.LimitPool(cfg.DBMaxOpenConns, cfg.DBPoolWait)
+}
+
+// startMetrics makes the registry and serves it on METRICS_ADDR (nothing
+// when that is empty).
+func (a *App) startMetrics(listen func(network, addr string) (net.Listener, error)) error {
+	if a.Config.MetricsAddr == "" {
+		return nil
+	}
+	a.Metrics = metrics.New(shared.Routes)
+	mln, err := listen("tcp", a.Config.MetricsAddr)
+	if err != nil {
+		return fmt.Errorf("METRICS_ADDR: %w", err)
+	}
+	msrv := a.Metrics.NewServer()
+	go msrv.Serve(mln)
+	a.closers = append(a.closers, func() { msrv.Close() })
+	a.MetricsURL = "http://" + mln.Addr().String() + "/metrics"
+	a.Log.Info("metrics listening", "addr", mln.Addr().String())
+	return nil
+}
+
+// startRenderer starts the renderer child (or names RENDERER_URL's), to be
+// stopped by Close.
+func (a *App) startRenderer(output io.Writer, freshPorts bool) error {
+	cfg := a.Config
+	var err error
+	if cfg.RendererURL != "" {
+		a.Renderer, err = renderer.External(cfg.RendererURL)
+	} else {
+		port := cfg.RendererPort
+		metricsPort := 0 // the renderer's own metrics, scraped into ours
+		if a.Metrics != nil {
+			metricsPort = cfg.RendererMetricsPort
+		}
+		if freshPorts {
+			port = 0
+			if metricsPort != 0 {
+				if metricsPort, err = freePort(); err != nil {
+					return err
+				}
+			}
+		}
+		a.Renderer, err = renderer.Start(renderer.Options{
+			Dir: cfg.SSRDir, Port: port, PublicURL: cfg.PublicURL,
+			Dev: cfg.RendererDev, Output: output, Logger: a.Log, MetricsPort: metricsPort,
+		})
+	}
+	if err != nil {
+		return err
+	}
+	rend := a.Renderer
+	a.closers = append(a.closers, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+		defer cancel()
+		if err := rend.Stop(ctx); err != nil {
+			a.Log.Warn("renderer stop", "err", err)
+		}
+	})
+	return nil
+}
+
+// startCache makes the page cache, with its purges reaching the CDN in
+// front and (on PostgreSQL) every other instance, and warms it when
+// CACHE_WARM is on.
+func (a *App) startCache(policies cache.Policies, secure *security.Policy, now func() time.Time) error {
+	cfg := a.Config
+	a.Cache = cache.New(cache.Options{MaxBytes: cfg.CacheMaxBytes, Policies: policies, RenderTimeout: cfg.RendererTimeout, Now: now, Logger: a.Log, Security: secure})
+	a.Cache.SetCDN(cfg.CDNPurgeList(), nil) // purges begun here reach the CDN in front too
+	fanCtx, stopFanout := context.WithCancel(context.Background())
+	a.closers = append(a.closers, stopFanout)
+	a.Cache.StartFanout(fanCtx, a.DB) // PostgreSQL: purges reach every instance
+	if m := a.Metrics; m != nil {
+		m.WatchCache(a.Cache.Stats)
+		m.WatchWarming(a.Cache.WarmState)
+		a.Cache.SetPurgeObserver(m.PurgeObserver())
+		if _, ok := a.Cache.PurgeListenerUp(); ok {
+			m.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
+		}
+	}
+	// Another edge's purge (a publish there) reloads the content pages
+	// here before the pages go and are warmed again.
+	a.Cache.OnPurge(func(cache.Target) {
+		if err := a.Content.Refresh(fanCtx); err != nil {
+			a.Log.Warn("content: reloading the content pages", "err", err)
+		}
+	})
+	if cfg.CacheWarm {
+		startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, a.Renderer.Check, a.Content)
+	}
+	return nil
+}
+
+// startContent opens the content store: seeds it from the repository,
+// loads its pages, and runs its scheduler until Close.
+func (a *App) startContent() error {
+	a.Content = content.New(a.DB, content.Options{Logger: a.Log})
+	if err := a.Content.Seed(context.Background()); err != nil {
+		return err
+	}
+	if err := a.Content.Refresh(context.Background()); err != nil {
+		return err
+	}
+	schedCtx, stopScheduler := context.WithCancel(context.Background())
+	schedDone := make(chan struct{})
+	go func() { defer close(schedDone); a.Content.RunScheduler(schedCtx, "") }()
+	a.closers = append(a.closers, func() { stopScheduler(); <-schedDone })
+	return nil
+}
+
+// startAssets serves the client build under dir (default SSR_DIR/build/client).
+func (a *App) startAssets(dir string) (*assets.Handler, error) {
+	if dir == "" {
+		dir = filepath.Join(a.Config.SSRDir, "build", "client")
+	}
+	files, err := assets.New(dir)
+	if err != nil {
+		return nil, err
+	}
+	// This build's hashed files go to the shared database, and the other
+	// builds' live there: during a rolling update no page of either build
+	// misses a file on any edge (decision 0024). A failure (the database
+	// blipped) is retried in the background until done.
+	pubCtx, stopPublishing := context.WithCancel(context.Background())
+	a.closers = append(a.closers, stopPublishing)
+	files.KeepPublishing(pubCtx, a.DB, a.Log)
+	return files, nil
+}
+
+// watch has the metrics read the state of the parts that keep one.
+func (a *App) watch(health *storage.Health, files *assets.Handler) {
+	m, rend := a.Metrics, a.Renderer
+	m.WatchRenderer(rend.Starts)
+	m.WatchDatabase(health.Up)
+	if files != nil {
+		m.WatchAssetsPublished(files.Published)
+	}
+	m.WatchAnalytics(a.Analytics.Totals)
+	if sqlDB, err := a.DB.DB.DB(); err == nil {
+		m.WatchDB(sqlDB)
+	}
+	if u := rend.MetricsURL(); u != "" {
+		m.ScrapeRenderer(u)
+	} else if a.Config.RendererMetricsURL != "" {
+		m.ScrapeRenderer(a.Config.RendererMetricsURL)
+	}
 }
 
 // Serve answers requests until Shutdown; nil after a graceful shutdown.
@@ -472,18 +645,24 @@ func (a *App) Run(ctx context.Context) error {
 	// request, each answer closing its keep-alive connection, for
 	// DRAIN_PERIOD, the time the load balancer takes to stop sending here.
 	a.Server.Drain()
-	a.Log.Info("draining: unready, still serving", "drain_period", a.Config.DrainPeriod.String())
+	drain := a.Config.DrainPeriod
+	if a.takenOver.Load() {
+		drain = 0 // the edge that took the socket over accepts on it already
+	}
+	a.Log.Info("draining: unready, still serving", "drain_period", drain.String())
 	select {
 	case err := <-serveErr:
 		return err
-	case <-time.After(a.Config.DrainPeriod):
+	case <-time.After(drain):
 	}
 	a.Log.Info("shutting down: finishing in-flight requests", "timeout", a.Config.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
 	defer cancel()
-	// The listener stays open until nothing is in flight: a page being
-	// rendered may call this edge back.
-	_ = a.Server.Idle(sctx)
+	// No waiting for "no request in flight" with the listener open: with
+	// clients that keep coming there never is one, and the wait used to
+	// run into the timeout, which then cut every request in flight
+	// (decision 0056). Shutdown stops accepting first, then lets each
+	// accepted request finish.
 	if err := a.Shutdown(sctx); err != nil {
 		a.Log.Warn("drain incomplete; remaining connections closed", "err", err)
 	}
@@ -491,6 +670,16 @@ func (a *App) Run(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// freePort is a loopback port nobody listens on right now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // loopbackAddr is the loopback address of this listener (App.URL):
@@ -564,4 +753,13 @@ func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 			}
 		}
 	}()
+}
+
+// HandOver says another edge has taken over the listening socket (the
+// same-host restart, cmd/edge): when Run's context ends, this edge stops
+// accepting at once, without DRAIN_PERIOD, leaving the socket's queue to
+// its successor, and finishes the requests it accepted.
+func (a *App) HandOver() {
+	a.takenOver.Store(true)
+	a.Server.SetSharedSocket(true)
 }

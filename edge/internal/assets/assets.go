@@ -13,13 +13,15 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"omnibus/edge/internal/http/encoding"
+	"omnibus/edge/internal/httpx/encoding"
 )
 
 // Cache policies.
@@ -46,6 +48,9 @@ type file struct {
 // Handler serves the files found at start.
 type Handler struct {
 	files map[string]*file // by URL path ("/assets/app-abc.js", "/favicon.ico")
+	// folders are the build's top-level folders ("/images/", "/icons/"):
+	// every path under one is a file's, present or not (IsStatic).
+	folders []string
 	// store serves other builds' /assets/ files (set by Publish, perhaps
 	// from KeepPublishing's goroutine while requests are served); nil: none.
 	store atomic.Pointer[Store]
@@ -80,7 +85,11 @@ func New(dir string) (*Handler, error) {
 		if n, ok := regularSize(p + ".gz"); ok {
 			f.gz, f.gzSize = p+".gz", n
 		}
-		h.files["/"+filepath.ToSlash(rel)] = f
+		url := "/" + filepath.ToSlash(rel)
+		h.files[url] = f
+		if i := strings.IndexByte(url[1:], '/'); i > 0 && !slices.Contains(h.folders, url[:i+2]) {
+			h.folders = append(h.folders, url[:i+2])
+		}
 		return nil
 	})
 	return h, err
@@ -107,6 +116,34 @@ func (h *Handler) Len() int { return len(h.files) }
 // IsAssetPath reports whether urlPath is in the hashed-bundle folder, which
 // the edge answers itself (a missing one is a plain 404, never a page).
 func IsAssetPath(urlPath string) bool { return strings.HasPrefix(urlPath, "/assets/") }
+
+// IsStatic reports whether urlPath names a file rather than a page, present
+// in this build or not: it is under one of the build's folders (/assets/,
+// /images/, /icons/ ...) or ends in a static file's extension (.png,
+// .woff2 ...). A missing one is a plain 404 that no cache may keep
+// (notFound), never the not-found page with a page's shared caching: the
+// file may be one the next build adds, and a CDN would otherwise keep the
+// 404 for it through the rollout.
+func (h *Handler) IsStatic(urlPath string) bool {
+	if IsAssetPath(urlPath) || h.Has(urlPath) {
+		return true
+	}
+	for _, f := range h.folders {
+		if strings.HasPrefix(urlPath, f) {
+			return true
+		}
+	}
+	return staticExtensions[strings.ToLower(path.Ext(urlPath))]
+}
+
+// staticExtensions are the extensions of files a build may hold; no page
+// path has one (sitemap.xml, robots.txt and feeds are routes of their own,
+// answered before static files are looked for).
+var staticExtensions = map[string]bool{
+	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".avif": true,
+	".svg": true, ".ico": true, ".css": true, ".js": true, ".mjs": true, ".map": true,
+	".woff": true, ".woff2": true, ".ttf": true, ".otf": true, ".webmanifest": true,
+}
 
 // ServeHTTP serves the file at r.URL.Path, or 404.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -18,7 +18,7 @@ import (
 
 	"gorm.io/gorm/clause"
 
-	"omnibus/edge/internal/http/encoding"
+	"omnibus/edge/internal/httpx/encoding"
 	"omnibus/edge/internal/storage"
 )
 

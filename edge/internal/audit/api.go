@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 )
 
 // Paths of the studio's audit endpoints under the /api/v1 group.

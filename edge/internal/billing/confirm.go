@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/storage"
 )
 

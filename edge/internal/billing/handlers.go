@@ -9,12 +9,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/accounts"
-	"omnibus/edge/internal/http/exchange"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/exchange"
+	"omnibus/edge/internal/httpx/response"
 )
 
 // The merchant's requests: each reads its request and answers through
-// internal/http/exchange; what an order is and costs is orders.go's.
+// internal/exchange; what an order is and costs is orders.go's.
 
 // signedIn is the request's account, or an answer already written.
 func (s *Service) signedIn(c echo.Context, page string) (*accounts.Account, error) {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/exchange"
+	"omnibus/edge/internal/exchange"
 	"omnibus/shared"
 )
 
@@ -49,7 +49,7 @@ var messages = func() map[string]string {
 func Message(code string) string { return messages[code] }
 
 // vocabulary is journey.json's messages as the shared decoder and answers
-// use them (internal/http/exchange).
+// use them (internal/exchange).
 var vocabulary = &exchange.Vocabulary{
 	CrossSite: codeCrossSite, UnsupportedType: codeUnsupported, TooLarge: codeTooLarge, Malformed: codeMalformed,
 	Words: Message,

@@ -13,8 +13,8 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/accounts"
-	"omnibus/edge/internal/http/exchange"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/exchange"
+	"omnibus/edge/internal/httpx/response"
 )
 
 // TestMode stands in for the payment provider while the site runs in

@@ -85,6 +85,18 @@ type Cache struct {
 
 	fanout *fanout // set by StartFanout on PostgreSQL
 
+	// Acknowledged purges (ack.go): name is this edge's, acks the purges
+	// begun here that wait for answers (by id), pending the purges applied
+	// here whose warm-up has not finished.
+	name      string
+	acks      sync.Map
+	pendingMu sync.Mutex
+	pending   []pendingWarm
+	observe   struct {
+		applied func(fromOther bool, d time.Duration)
+		warmed  func(time.Duration)
+	}
+
 	warm    warmState   // warm.go
 	warming atomic.Bool // StartWarming was called
 
@@ -116,6 +128,7 @@ func New(opts Options) *Cache {
 		security:      opts.Security,
 		store:         newStore(opts.MaxBytes),
 		refreshing:    map[string]bool{},
+		name:          edgeName(),
 	}
 }
 

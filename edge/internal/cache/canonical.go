@@ -33,7 +33,7 @@ func (ps Policies) Canonical(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r) // OPTIONS * and the like
 			return
 		}
-		spelled := ps.spelling(path.Clean(u.Path))
+		spelled := ps.canonical(u.Path)
 		clean := (&url.URL{Path: spelled}).EscapedPath()
 		if clean == manifestPath && ps.manifestVersion != "" && u.Query().Get("version") != ps.manifestVersion {
 			// An old (or made-up) build's route discovery: React Router's
@@ -62,6 +62,48 @@ func (ps Policies) Canonical(next http.Handler) http.Handler {
 		r.RequestURI = u.RequestURI()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// canonical is the decoded path p as the site spells it: cleaned, in the
+// route table's letter case, and without a file name a page was once asked
+// for by (/index.html, /blog/index.html, /features.html: the page's own
+// address, when that address is a page).
+func (ps Policies) canonical(p string) string {
+	clean := path.Clean(p)
+	for _, suffix := range []string{"/index.html", "/index.htm", ".html", ".htm"} {
+		if strings.HasSuffix(strings.ToLower(clean), suffix) {
+			page := clean[:len(clean)-len(suffix)]
+			if page == "" {
+				page = "/"
+			}
+			if page = ps.spelling(page); ps.isPage(page) {
+				return page
+			}
+		}
+	}
+	return ps.spelling(clean)
+}
+
+// isPage reports whether p (in the table's spelling) is a page of the route table.
+func (ps Policies) isPage(p string) bool {
+	_, ok := ps.match(p)
+	return ok && !strings.HasSuffix(p, ".data") && p != manifestPath
+}
+
+// CanonicalURI is the path and query a GET of uri should end at: the
+// path as Canonical spells it, escaped once, with the query as it is (the
+// page's own middleware drops what it does not read, without a redirect).
+// Another host's request is sent straight there (internal/httpx/origin), so
+// it takes one redirect, not two.
+func (ps Policies) CanonicalURI(u *url.URL) string {
+	if !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "/api/") {
+		return u.RequestURI()
+	}
+	out := (&url.URL{Path: ps.canonical(u.Path)}).EscapedPath()
+	if u.RawQuery != "" {
+		out += "?" + u.RawQuery
+	}
+	return out
 }
 
 // manifestPath is React Router's lazy route discovery endpoint

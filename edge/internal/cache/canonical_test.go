@@ -137,6 +137,11 @@ func TestLetterCaseRedirectsToTheRouteTablesSpelling(t *testing.T) {
 		"/Blocks/Advanced/FAQ?x=1":            "/blocks/advanced/faq",
 		"/Reset-Password?token=abc":           "/reset-password?token=abc",
 		"/BLOG/Article/Selling-Online/":       "/blog/article/selling-online",
+		// A page asked for by a file name, as old sites and link checkers do.
+		"/index.html":      "/",
+		"/blog/index.html": "/blog",
+		"/features.html":   "/features",
+		"/Features.HTML":   "/features",
 	} {
 		w := get(h, from)
 		if w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != to {
@@ -146,7 +151,7 @@ func TestLetterCaseRedirectsToTheRouteTablesSpelling(t *testing.T) {
 	if n := up.calls.Load(); n != 0 {
 		t.Errorf("%d renders before the redirects, want none", n)
 	}
-	for _, p := range []string{"/features", "/Nowhere-Known", "/features.data"} {
+	for _, p := range []string{"/features", "/Nowhere-Known", "/features.data", "/nowhere.html", "/offline.html"} {
 		if w := get(h, p); w.Code != http.StatusOK {
 			t.Errorf("%s: %d, want it passed on as it is", p, w.Code)
 		}

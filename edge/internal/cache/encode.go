@@ -5,11 +5,11 @@ import (
 	"net/http"
 	"sync/atomic"
 
-	httpenc "omnibus/edge/internal/http/encoding"
+	httpenc "omnibus/edge/internal/httpx/encoding"
 )
 
 // Which responses are compressed, how, and which coding a client gets are
-// the edge's one rule in internal/http/encoding (the page proxy compresses
+// the edge's one rule in internal/httpx/encoding (the page proxy compresses
 // streamed pages by it too); these are the cache's names for it.
 
 type encoding int

@@ -3,9 +3,11 @@ package cache
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -25,10 +27,23 @@ type fanout struct {
 	up      atomic.Bool
 }
 
-// purgeMessage is a NOTIFY payload.
+// purgeMessage is a NOTIFY payload: a purge of Target (edges of every
+// version read it), or of Targets with an ID to acknowledge, or an Ack.
 type purgeMessage struct {
 	Origin string `json:"origin"`
 	Target
+	Targets []Target    `json:"targets,omitempty"`
+	ID      string      `json:"id,omitempty"`
+	Sent    int64       `json:"sent,omitempty"` // the sender's clock, Unix ns
+	Ack     *ackMessage `json:"ack,omitempty"`
+}
+
+// targets is what m purges.
+func (m purgeMessage) targets() []Target {
+	if len(m.Targets) > 0 {
+		return m.Targets
+	}
+	return []Target{m.Target}
 }
 
 // StartFanout joins the purge fan-out when db is PostgreSQL: purges made here
@@ -95,6 +110,11 @@ func (f *fanout) listen(ctx context.Context) (*pgx.Conn, error) {
 		*channel = "omnibus_cache_purge_" + schema
 		f.channel.Store(channel)
 	}
+	// Named, so that an edge purging can list the live ones (liveEdges).
+	if _, err := conn.Exec(ctx, "SELECT set_config('application_name', $1, false)", f.sessionName(*channel)); err != nil {
+		conn.Close(ctx)
+		return nil, err
+	}
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{*channel}.Sanitize()); err != nil {
 		conn.Close(ctx)
 		return nil, err
@@ -140,12 +160,25 @@ func (f *fanout) receive(ctx context.Context, conn *pgx.Conn) error {
 			return err
 		}
 		var m purgeMessage
-		if err := json.Unmarshal([]byte(n.Payload), &m); err != nil || m.Target.Validate() != nil {
+		if err := json.Unmarshal([]byte(n.Payload), &m); err != nil || !m.valid() {
 			f.c.log.Warn("cache: ignoring a malformed purge notification", "payload", n.Payload)
 			continue
 		}
-		if m.Origin != f.origin {
-			f.c.purgeLocal(m.Target)
+		switch {
+		case m.Ack != nil:
+			if m.Ack.To == f.origin {
+				f.c.noteAck(m.Ack.ID, m.Origin, m.Ack.Edge, m.Ack.Event, m.Ack.Warms)
+			}
+		case m.Origin != f.origin:
+			sent := time.Now() // an older edge does not say when it sent it
+			if m.Sent > 0 {
+				sent = time.Unix(0, m.Sent)
+			}
+			requester := ""
+			if m.ID != "" {
+				requester = m.Origin
+			}
+			f.c.apply(m.targets(), m.ID, requester, sent)
 		}
 	}
 }
@@ -160,9 +193,59 @@ func (c *Cache) PurgeListenerUp() (up, ok bool) {
 	return c.fanout.up.Load(), true
 }
 
+// valid: an acknowledgement, or a purge of valid targets.
+func (m purgeMessage) valid() bool {
+	if m.Ack != nil {
+		return m.Ack.ID != "" && m.Ack.To != ""
+	}
+	for _, t := range m.targets() {
+		if t.Validate() != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// sessionName is the listener's application_name: the channel (hashed:
+// names are at most 63 bytes), this edge's origin and its name.
+func (f *fanout) sessionName(channel string) string {
+	sum := sha256.Sum256([]byte(channel))
+	name := sessionPrefix + hex.EncodeToString(sum[:4]) + " " + f.origin + " " + f.c.name
+	if len(name) > 63 {
+		name = name[:63]
+	}
+	return name
+}
+
+const sessionPrefix = "omnibus-purge "
+
+// liveEdges lists the edges listening on the channel now (this one too,
+// when its listener is up), from their sessions' application_name: origin
+// to name (cut short where the session name was).
+func (f *fanout) liveEdges(ctx context.Context) (map[string]string, error) {
+	channel := f.channel.Load()
+	if channel == nil {
+		return nil, errors.New("the purge listener has not connected yet")
+	}
+	prefix := f.sessionName(*channel)[:len(sessionPrefix)+9] // up to the channel's hash and its space
+	var sessions []string
+	err := f.db.WithContext(ctx).Raw(
+		"SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND starts_with(application_name, ?)", prefix,
+	).Scan(&sessions).Error
+	live := map[string]string{}
+	for _, s := range sessions {
+		origin, name, _ := strings.Cut(strings.TrimPrefix(s, prefix), " ")
+		live[origin] = name
+	}
+	return live, err
+}
+
 // send NOTIFYs the other instances.
-func (f *fanout) send(t Target) error {
-	payload, err := json.Marshal(purgeMessage{Origin: f.origin, Target: t})
+func (f *fanout) send(m purgeMessage) error {
+	if m.Ack == nil && m.Sent == 0 {
+		m.Sent = time.Now().UnixNano()
+	}
+	payload, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}

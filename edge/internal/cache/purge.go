@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -11,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/ratelimit"
 )
 
@@ -58,10 +59,10 @@ func (c *Cache) Purge(t Target) (int, error) {
 	if err := t.Validate(); err != nil {
 		return 0, err
 	}
-	n := c.purgeLocal(t)
+	n := c.apply([]Target{t}, "", "", time.Time{})
 	var errs []error
 	if c.fanout != nil {
-		if err := c.fanout.send(t); err != nil {
+		if err := c.fanout.send(purgeMessage{Origin: c.fanout.origin, Target: t}); err != nil {
 			errs = append(errs, fmt.Errorf("cache: purge not sent to other edge instances: %w", err))
 		}
 	}
@@ -84,13 +85,21 @@ func (c *Cache) purgeLocal(t Target) int {
 	return n
 }
 
-// PurgeResult is the purge endpoint's answer.
+// PurgeResult is the purge endpoint's answer: the acknowledgement (every
+// edge that applied the purge, and when it warmed its new copies).
 type PurgeResult struct {
-	// Purged is the number of pages removed on the instance that answered.
-	Purged int `json:"purged"`
+	Ack
 	// Broadcast is true when the purge was also sent to the other instances
 	// (PostgreSQL); false when this instance is the only one (SQLite).
 	Broadcast bool `json:"broadcast"`
+}
+
+// purgeBody is the purge endpoint's body: one target, and how long to
+// wait for every edge's acknowledgement (default DefaultPurgeTimeout, at
+// most a minute).
+type purgeBody struct {
+	Target
+	WaitSeconds float64 `json:"waitSeconds,omitempty"`
 }
 
 // Register mounts POST /api/v1/admin/cache/purge on e, authorised by
@@ -100,7 +109,20 @@ func (c *Cache) Register(e interface {
 	POST(string, echo.HandlerFunc, ...echo.MiddlewareFunc) *echo.Route
 }, token string) {
 	limiter := ratelimit.For(nil, "cache_purge_ip", 30, 2*time.Second) // per instance: the token holder is trusted
-	e.POST(PurgePath, c.purgeHandler(token), limiter.ByIP())
+	e.POST(PurgePath, c.purgeHandler(token), limitByClient(limiter))
+}
+
+// limitByClient refuses a client over limiter's limit with 429 before the
+// handler reads anything.
+func limitByClient(limiter *ratelimit.Limiter) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if ok, wait := limiter.Allow(c.Request().Context(), ratelimit.ClientKey(c.RealIP())); !ok {
+				return response.TooManyRequests(c, wait)
+			}
+			return next(c)
+		}
+	}
 }
 
 func (c *Cache) purgeHandler(token string) echo.HandlerFunc {
@@ -113,23 +135,40 @@ func (c *Cache) purgeHandler(token string) echo.HandlerFunc {
 			ctx.Response().Header().Set("WWW-Authenticate", `Bearer realm="cache purge"`)
 			return response.Error(ctx, http.StatusUnauthorized, "A valid purge token is required.")
 		}
-		var t Target
+		var pr purgeBody
 		body := http.MaxBytesReader(ctx.Response(), ctx.Request().Body, maxPurgeBody)
 		dec := json.NewDecoder(body)
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&t); err != nil {
-			return response.Error(ctx, http.StatusBadRequest, `The body must be JSON: {"path": "/x"}, {"prefix": "/blog"} or {"all": true}.`)
+		if err := dec.Decode(&pr); err != nil {
+			return response.Error(ctx, http.StatusBadRequest, `The body must be JSON: {"path": "/x"}, {"prefix": "/blog"} or {"all": true}, with "waitSeconds" if wanted.`)
 		}
-		if err := t.Validate(); err != nil {
+		if err := pr.Target.Validate(); err != nil {
 			return response.Error(ctx, http.StatusBadRequest, "Invalid purge: "+err.Error()+".")
 		}
-		n, err := c.Purge(t)
-		if err != nil {
+		if pr.WaitSeconds < 0 || pr.WaitSeconds > 60 {
+			return response.Error(ctx, http.StatusBadRequest, "Invalid purge: waitSeconds is between 0 and 60.")
+		}
+		wait := DefaultPurgeTimeout
+		if pr.WaitSeconds > 0 {
+			wait = time.Duration(pr.WaitSeconds * float64(time.Second))
+		}
+		wctx, cancel := context.WithTimeout(ctx.Request().Context(), wait)
+		defer cancel()
+		a, err := c.PurgeTargets(wctx, pr.Target)
+		var late *PurgeNotApplied
+		switch {
+		case errors.As(err, &late):
+			// Not applied everywhere in time: the answer names the edges.
+			return ctx.JSON(http.StatusGatewayTimeout, map[string]any{
+				"errorDetail": fmt.Sprintf("Purged here, but not applied within %s by %s.", wait, strings.Join(late.Edges, ", ")),
+				"ack":         a,
+			})
+		case err != nil:
 			c.log.ErrorContext(ctx.Request().Context(), "cache: purge fan-out", "err", err)
 			return response.Error(ctx, http.StatusServiceUnavailable,
-				fmt.Sprintf("Purged %d pages on this instance, but could not reach every other cache (edge instances, CDN); try again.", n))
+				fmt.Sprintf("Purged %d pages on this instance, but could not reach every other cache (edge instances, CDN); try again.", a.Purged))
 		}
-		return response.OK(ctx, PurgeResult{Purged: n, Broadcast: c.fanout != nil})
+		return response.OK(ctx, PurgeResult{Ack: a, Broadcast: c.fanout != nil})
 	}
 }
 

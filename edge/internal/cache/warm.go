@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // Warming: at start and after every purge (local, over HTTP or the command
@@ -149,6 +149,7 @@ func (c *Cache) warmAll(ctx context.Context) {
 	w.last.Store(int64(took))
 	w.done.Store(true)
 	w.rounds.Add(1)
+	c.warmedUpTo(gen)
 	c.log.Info("cache: warming done", "pages", len(paths), "rendered", rendered, "ms", took.Milliseconds())
 	if w.opts.Done != nil {
 		w.opts.Done(took)

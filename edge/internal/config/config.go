@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // Config is the edge's whole configuration. Each field is the variable
@@ -38,6 +38,7 @@ type Config struct {
 	PublicURL            string          // PUBLIC_URL, without a trailing slash
 	ShutdownTimeout      time.Duration   // SHUTDOWN_TIMEOUT
 	DrainPeriod          time.Duration   // DRAIN_PERIOD
+	PIDFile              string          // PID_FILE
 	RendererTimeout      time.Duration   // RENDERER_TIMEOUT
 	RendererDev          bool            // RENDERER_DEV
 	RendererStartTimeout time.Duration   // RENDERER_START_TIMEOUT

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // A Setting is one environment variable of the table (Settings).

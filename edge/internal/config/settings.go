@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // Settings is every variable the edge reads, in the order of the docs and
@@ -44,6 +44,8 @@ var Settings = []Setting{
 		"How long SIGTERM waits for requests in flight (streams included), after `DRAIN_PERIOD`."),
 	row("DRAIN_PERIOD", duration, "5s", func(c *Config) *time.Duration { return &c.DrainPeriod },
 		"How long SIGTERM keeps the edge serving before it stops accepting: `/readyz` answers 503 at once and every answer closes its keep-alive connection, while the load balancer takes the edge out."),
+	row("PID_FILE", text, "", func(c *Config) *string { return &c.PIDFile },
+		"Where the serving process writes its process id, rewritten by each edge that takes over the listening socket on `SIGHUP` (systemd's `PIDFile=`, `deploy/systemd`); empty: none."),
 	row("CACHE_MAX_BYTES", size, "64MiB", func(c *Config) *int64 { return &c.CacheMaxBytes },
 		"Memory bound of the page cache (every stored page in identity, gzip and brotli; least recently used out first); `0` turns the cache off."),
 	row("CACHE_WARM", boolean, "1", func(c *Config) *bool { return &c.CacheWarm },

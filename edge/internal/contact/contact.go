@@ -10,7 +10,7 @@
 // A JSON request is answered with JSON: 201 {"data": {"sent": true}} once the
 // message is stored, 400 {"errorDetail", "field", "fieldErrors"} for invalid
 // fields (errorDetail and field the first), 413, 415, 429 or 503
-// {"errorDetail"} (internal/http/exchange). The page's form posted without
+// {"errorDetail"} (internal/exchange). The page's form posted without
 // JavaScript (application/x-www-form-urlencoded, to the page itself:
 // internal/forms) is answered with a 303 to its own page — the path is
 // derived from the topic, so it can never leave the site — with
@@ -30,8 +30,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -171,7 +171,7 @@ type Input struct {
 }
 
 // vocabulary is contact.json's outcomes as the shared decoder and answers
-// use them (internal/http/exchange); an invalid field's words are its own.
+// use them (internal/exchange); an invalid field's words are its own.
 var vocabulary = &exchange.Vocabulary{
 	CrossSite: outcomeCrossSite, UnsupportedType: outcomeUnsupportedType, TooLarge: OutcomeTooLarge, Malformed: OutcomeInvalid,
 	RateLimited: OutcomeRateLimited,

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"omnibus/edge/internal/http/response/responsetest"
+	"omnibus/edge/internal/httpx/response/responsetest"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage/storagetest"
 )

@@ -21,7 +21,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 )
 
 // Products are the blogs served at /api/v1/{product}-blog/...

@@ -72,9 +72,10 @@ type Options struct {
 	// choose (app.Deps.Payments).
 	Payments func(publicURL string) billing.Provider
 	// Setup runs before the edge serves: register extra API handlers on
-	// e.Server.API, add middleware with e.Server.Use, wrap the page handler
-	// with e.Server.SetPages(wrap(e.Server.Pages())).
+	// e.Server.API, add middleware with e.Server.Use.
 	Setup func(e *Edge)
+	// WrapPages is the page handler's outermost layer (app.Deps.WrapPages).
+	WrapPages func(http.Handler) http.Handler
 }
 
 // Edge is a running edge.
@@ -127,7 +128,7 @@ func Start(t testing.TB, opts Options) *Edge {
 	// The edge's logger as main makes it (batched, text), writing nowhere.
 	logOut := logging.NewBuffer(io.Discard, 64<<10, 250*time.Millisecond)
 	t.Cleanup(func() { logOut.Close() }) // after the edge's own cleanup (LIFO)
-	deps := app.Deps{DB: e.DB, Listener: ln, AssetsDir: opts.AssetsDir, Now: opts.Now, Payments: opts.Payments,
+	deps := app.Deps{DB: e.DB, Listener: ln, AssetsDir: opts.AssetsDir, Now: opts.Now, Payments: opts.Payments, WrapPages: opts.WrapPages,
 		Logger: logging.New(logOut, "text", slog.LevelInfo)}
 	var out *tailBuffer
 	switch {

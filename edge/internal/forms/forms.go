@@ -31,7 +31,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/crossorigin"
+	"omnibus/edge/internal/httpx/crossorigin"
 	"omnibus/edge/internal/routepath"
 	"omnibus/edge/internal/security"
 	"omnibus/shared"
@@ -85,7 +85,7 @@ type Pages struct {
 	layouts  map[string]string // layout → the form each of its pages takes
 	handlers map[string]echo.HandlerFunc
 	limit    echo.MiddlewareFunc
-	pages    func() http.Handler
+	pages    http.Handler
 }
 
 type route struct {
@@ -96,12 +96,12 @@ type route struct {
 
 // New reads the declarations of the route table. bodyLimit is the API's
 // body limit; pages is the page handler a refusal is rendered through.
-func New(table *shared.RouteTable, bodyLimit echo.MiddlewareFunc, pages func() http.Handler) (*Pages, error) {
+func New(table *shared.RouteTable, bodyLimit echo.MiddlewareFunc, pages http.Handler) *Pages {
 	p := &Pages{layouts: table.LayoutForm, handlers: map[string]echo.HandlerFunc{}, limit: bodyLimit, pages: pages}
 	for _, r := range table.Routes {
 		p.routes = append(p.routes, route{segments: routepath.Split(r.Path), form: r.Form, layout: r.Layout})
 	}
-	return p, nil
+	return p
 }
 
 // Handle names the handler of a form: the one its API endpoint runs, with
@@ -202,7 +202,7 @@ func Refuse(c echo.Context, status int, st State) error {
 	get.Header.Del(echo.HeaderContentType)
 	get.Header.Del(echo.HeaderContentLength)
 	get.Header.Set(Header, st.encode())
-	c.Get(pageKey).(*Pages).pages().ServeHTTP(&refusal{ResponseWriter: c.Response(), status: status}, get)
+	c.Get(pageKey).(*Pages).pages.ServeHTTP(&refusal{ResponseWriter: c.Response(), status: status}, get)
 	return nil
 }
 

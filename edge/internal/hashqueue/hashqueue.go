@@ -39,7 +39,7 @@ type Queue struct {
 	queues  [2]list.List // of *waiter: [first] for DoFirst, [later] for Do
 
 	// Hooks, when set, hear of every hash's way through the queue
-	// (metrics.HashQueue).
+	// (metrics.Metrics.HashQueue).
 	Hooks Hooks
 }
 

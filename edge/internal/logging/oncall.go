@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // RepeatInterval is how often one warning or error, repeated word for word

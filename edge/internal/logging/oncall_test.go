@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 func lines(t *testing.T, b *bytes.Buffer) []map[string]any {

@@ -6,9 +6,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// The series below are fed from packages that have no Metrics at hand (the
-// rate limiter, the password-hashing queue). They are process-wide, like the
-// work they count, and every Metrics registry exposes them.
+// The rate limiter's series are fed from a package that has no Metrics at
+// hand: they are process-wide, like the limiters they count, and every
+// Metrics registry exposes them. The password-hashing queue's are a
+// Metrics' own (Metrics.HashQueue), handed to the queue by the wiring.
 
 var rateLimitRefusals = prometheus.NewCounterVec(prometheus.CounterOpts{
 	Name: "omnibus_ratelimit_refusals_total",
@@ -36,62 +37,64 @@ func RateLimitKeys(limit string) prometheus.Gauge { return rateLimitKeys.WithLab
 func RateLimitMaxKeys(limit string) prometheus.Gauge { return rateLimitMaxKeys.WithLabelValues(limit) }
 
 // HashQueue instruments the bounded password-hashing queue
-// (internal/accounts): call Enqueued when a hash starts waiting for a slot,
-// then either Started (it got one) and Finished (it is done), or Rejected (it
-// gave up waiting: the answer is 503).
-var HashQueue = &hashQueue{
-	waiting: prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "omnibus_password_hash_queue_waiting",
-		Help: "Password hashes waiting for a slot.",
-	}),
-	running: prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "omnibus_password_hash_running",
-		Help: "Password hashes running now.",
-	}),
-	wait: prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "omnibus_password_hash_wait_seconds",
-		Help:    "How long a password hash waited for a slot.",
-		Buckets: []float64{0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10},
-	}),
-	duration: prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "omnibus_password_hash_duration_seconds",
-		Help:    "How long one password hash took once it had a slot.",
-		Buckets: []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5},
-	}),
-	rejected: prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "omnibus_password_hash_rejected_total",
-		Help: "Password hashes that gave up waiting for a slot (answered 503).",
-	}),
-}
-
-type hashQueue struct {
+// (internal/accounts, whose Hashing.Hooks it is): Enqueued when a hash
+// starts waiting for a slot, then either Started (it got one) and Finished
+// (it is done), or Rejected (it gave up waiting: the answer is 503).
+type HashQueue struct {
 	waiting, running prometheus.Gauge
 	wait, duration   prometheus.Histogram
 	rejected         prometheus.Counter
 }
 
+func newHashQueue() *HashQueue {
+	return &HashQueue{
+		waiting: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "omnibus_password_hash_queue_waiting",
+			Help: "Password hashes waiting for a slot.",
+		}),
+		running: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "omnibus_password_hash_running",
+			Help: "Password hashes running now.",
+		}),
+		wait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "omnibus_password_hash_wait_seconds",
+			Help:    "How long a password hash waited for a slot.",
+			Buckets: []float64{0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10},
+		}),
+		duration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "omnibus_password_hash_duration_seconds",
+			Help:    "How long one password hash took once it had a slot.",
+			Buckets: []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5},
+		}),
+		rejected: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "omnibus_password_hash_rejected_total",
+			Help: "Password hashes that gave up waiting for a slot (answered 503).",
+		}),
+	}
+}
+
 // Enqueued: a hash starts waiting for a slot.
-func (q *hashQueue) Enqueued() { q.waiting.Inc() }
+func (q *HashQueue) Enqueued() { q.waiting.Inc() }
 
 // Started: the hash got a slot after waiting for waited.
-func (q *hashQueue) Started(waited time.Duration) {
+func (q *HashQueue) Started(waited time.Duration) {
 	q.waiting.Dec()
 	q.running.Inc()
 	q.wait.Observe(waited.Seconds())
 }
 
 // Finished: the hash that Started is done after took.
-func (q *hashQueue) Finished(took time.Duration) {
+func (q *HashQueue) Finished(took time.Duration) {
 	q.running.Dec()
 	q.duration.Observe(took.Seconds())
 }
 
 // Rejected: the hash left the queue without a slot.
-func (q *hashQueue) Rejected() {
+func (q *HashQueue) Rejected() {
 	q.waiting.Dec()
 	q.rejected.Inc()
 }
 
-func (q *hashQueue) collectors() []prometheus.Collector {
+func (q *HashQueue) collectors() []prometheus.Collector {
 	return []prometheus.Collector{q.waiting, q.running, q.wait, q.duration, q.rejected}
 }

@@ -42,6 +42,10 @@ type Metrics struct {
 	renderSeconds  prometheus.Histogram
 	renderTTFB     prometheus.Histogram
 
+	// HashQueue is the password-hashing queue's instruments: the wiring
+	// hands it to the queue (accounts' Hashing.Hooks).
+	HashQueue *HashQueue
+
 	renderer atomic.Pointer[rendererGatherer]
 }
 
@@ -49,8 +53,9 @@ type Metrics struct {
 // paths name the page routes.
 func New(table *shared.RouteTable) *Metrics {
 	m := &Metrics{
-		reg:    prometheus.NewRegistry(),
-		routes: routesOf(table),
+		reg:       prometheus.NewRegistry(),
+		routes:    routesOf(table),
+		HashQueue: newHashQueue(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "omnibus_http_requests_total",
 			Help: "HTTP requests answered by the edge, by route pattern, method and status.",
@@ -89,7 +94,7 @@ func New(table *shared.RouteTable) *Metrics {
 		m.requests, m.requestSeconds, m.cacheResults, m.cacheBytes, m.renders, m.renderSeconds, m.renderTTFB,
 		rateLimitRefusals, rateLimitKeys, rateLimitMaxKeys,
 	)
-	m.reg.MustRegister(HashQueue.collectors()...)
+	m.reg.MustRegister(m.HashQueue.collectors()...)
 	// Which build answers: a rolling update shows two series side by side.
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "omnibus_build_info",
@@ -115,11 +120,45 @@ func (m *Metrics) WatchPurgeListener(up func() bool) {
 	}))
 }
 
+// PurgeObserver gives the page cache's purge observer (cache.Cache.
+// SetPurgeObserver): purges applied on this edge, those sent by another edge
+// with the time from sending to applied here, and how long the warm-up
+// after a purge took to store the new copies.
+func (m *Metrics) PurgeObserver() (applied func(fromOther bool, d time.Duration), warmed func(time.Duration)) {
+	count := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "omnibus_cache_purges_applied_total",
+		Help: "Purges applied to this edge's page cache, by where they began (here, or another edge through the fan-out).",
+	}, []string{"origin"})
+	latency := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "omnibus_cache_purge_apply_seconds",
+		Help:    "From another edge sending a purge to this edge having applied it (the sender's clock: skew between hosts counts).",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+	})
+	warm := prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "omnibus_cache_purge_warm_seconds",
+		Help:    "From a purge applied here to the warm-up after it having stored every page again.",
+		Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+	})
+	count.WithLabelValues("here")
+	count.WithLabelValues("other")
+	m.reg.MustRegister(count, latency, warm)
+	return func(fromOther bool, d time.Duration) {
+			if !fromOther {
+				count.WithLabelValues("here").Inc()
+				return
+			}
+			count.WithLabelValues("other").Inc()
+			latency.Observe(d.Seconds())
+		}, func(d time.Duration) {
+			warm.Observe(d.Seconds())
+		}
+}
+
 // Registry is the edge's registry, for more collectors.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
-// Middleware counts and times every request of the echo server. Add it with
-// Server.Use after server.New, so it runs inside the access log and sees the
+// Middleware counts and times every request of the echo server. It goes in
+// server.Options.Middleware, so it runs inside the access log and sees the
 // final status.
 func (m *Metrics) Middleware() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {

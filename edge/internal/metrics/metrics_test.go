@@ -142,8 +142,8 @@ func TestRendererMetricsInTheSameScrape(t *testing.T) {
 func TestHooks(t *testing.T) {
 	m := newMetrics(t)
 	metrics.RateLimitRefused("test_limit")
-	metrics.HashQueue.Enqueued()
-	metrics.HashQueue.Rejected()
+	m.HashQueue.Enqueued()
+	m.HashQueue.Rejected()
 	out := scrape(t, m.Handler())
 	for _, want := range []string{
 		`omnibus_ratelimit_refusals_total{limit="test_limit"} 1`,

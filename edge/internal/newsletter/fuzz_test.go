@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"omnibus/edge/internal/http/response/responsetest"
+	"omnibus/edge/internal/httpx/response/responsetest"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage/storagetest"
 	"time"

@@ -24,8 +24,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm/clause"
 
+	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/exchange"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
@@ -136,7 +136,7 @@ func (s *Service) Submit() echo.HandlerFunc {
 }
 
 // vocabulary is newsletter.json's messages as the shared decoder and
-// answers use them (internal/http/exchange).
+// answers use them (internal/exchange).
 var vocabulary = &exchange.Vocabulary{
 	CrossSite: reasonCrossSite, UnsupportedType: reasonUnsupported, TooLarge: reasonTooLarge, Malformed: reasonMalformed,
 	RateLimited: reasonRateLimited, Words: func(code string) string { return messages[code] },

@@ -13,7 +13,7 @@ import (
 
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/forms/formstest"
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/server"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/storage"

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"omnibus/edge/internal/http/encoding"
+	"omnibus/edge/internal/httpx/encoding"
 )
 
 // minCompressSize: a body declared smaller than this is sent as it is. It

@@ -21,7 +21,7 @@ import (
 	"net/url"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 	"omnibus/edge/internal/security"
 )
 

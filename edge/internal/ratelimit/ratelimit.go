@@ -12,25 +12,24 @@
 // a client that keeps trying keeps its bucket. nginx's limit_req zones do
 // the same (a fixed-size zone, least recently used first). IPv6 clients are
 // limited per /64 (Client): one subscriber's network is one client.
+//
+// It decides and says how long to wait; the caller answers (a 429 through
+// httpx/response.TooManyRequests, or the form's page again: exchange).
 package ratelimit
 
 import (
 	"context"
 	"hash/maphash"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
-	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"omnibus/edge/internal/http/request"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/request"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/storage"
 )
@@ -155,33 +154,4 @@ func (l *Limiter) allowLocal(key string) (ok bool, retryAfter time.Duration) {
 	l.buckets.Add(h, next)
 	l.keys.Set(float64(l.buckets.Len()))
 	return true, 0
-}
-
-// Refuse answers 429 with Retry-After and the API's error shape.
-func Refuse(c echo.Context, retryAfter time.Duration) error {
-	secs := RetryAfter(c, retryAfter)
-	return response.Error(c, http.StatusTooManyRequests, "Too many requests. Please try again in "+strconv.Itoa(secs)+" seconds.")
-}
-
-// RetryAfter sets the answer's Retry-After (whole seconds, at least 1) and
-// returns it; a page answering 429 (internal/forms) sets it here too.
-func RetryAfter(c echo.Context, retryAfter time.Duration) int {
-	secs := int(math.Ceil(retryAfter.Seconds()))
-	if secs < 1 {
-		secs = 1
-	}
-	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
-	return secs
-}
-
-// ByIP is middleware that limits requests per client (Client).
-func (l *Limiter) ByIP() echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if ok, wait := l.Allow(c.Request().Context(), ClientKey(c.RealIP())); !ok {
-				return Refuse(c, wait)
-			}
-			return next(c)
-		}
-	}
 }

@@ -64,7 +64,7 @@ func (s *Supervisor) supervise(i int) {
 // its exit. Slot 0 listens on Port; the standby slot on a free port.
 func (s *Supervisor) spawn(i int) (*instance, <-chan error, error) {
 	port := s.opts.Port
-	if i > 0 {
+	if i > 0 || port == 0 {
 		var err error
 		if port, err = freePort(); err != nil {
 			return nil, nil, err

@@ -36,7 +36,8 @@ import (
 type Options struct {
 	// Dir is the renderer's folder holding server.js and build/ (SSR_DIR).
 	Dir string
-	// Port is the loopback port the child listens on (RENDERER_PORT).
+	// Port is the loopback port the child listens on (RENDERER_PORT); 0:
+	// a free one.
 	Port int
 	// PublicURL is the site's canonical origin (PUBLIC_URL).
 	PublicURL string
@@ -115,7 +116,10 @@ func Start(opts Options) (*Supervisor, error) {
 		return nil, fmt.Errorf("renderer: no server.js in SSR_DIR %q (run `npm run build -w ssr`): %w", opts.Dir, err)
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.Port))
-	if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
+	if opts.Port == 0 {
+		// Any free port (an edge taking over from one whose renderer
+		// still holds RENDERER_PORT).
+	} else if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
 		c.Close()
 		return nil, fmt.Errorf("renderer: %s is already in use; set RENDERER_PORT to a free port or RENDERER_URL to use that renderer", addr)
 	}

@@ -34,7 +34,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 	"omnibus/shared"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 func directive(csp, name string) string {

@@ -81,7 +81,7 @@ func (w *answerWriter) head(status int) {
 		} else {
 			w.policy.Headers(w.ResponseWriter.Header(), w.r)
 		}
-		if w.draining.Load() {
+		if w.draining.Load() || (w.conn != nil && w.conn.closeAfter.Load()) {
 			// net/http closes the connection once this answer is sent.
 			w.ResponseWriter.Header()["Connection"] = connectionClose
 		}

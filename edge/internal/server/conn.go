@@ -42,6 +42,14 @@ type listener struct {
 	mu      sync.Mutex
 	conns   map[*conn]struct{}
 	clients map[netip.Addr]int // open connections of capped peers
+
+	// Stopping (quiesce): once quiet, Accept hands out the connections
+	// stopListening took from the kernel's queue (left), then waits for
+	// Close.
+	quiet    atomic.Bool
+	stopping atomic.Bool // Server.Shutdown closed it
+	left     chan net.Conn
+	gone     chan struct{} // signalled when a connection closes
 }
 
 // Under pressure (every slot taken).
@@ -65,6 +73,7 @@ func newListener(ln net.Listener, max, perClient int, exempt func(netip.Addr) bo
 		Listener: ln, places: make(chan struct{}, max), closed: make(chan struct{}),
 		perClient: perClient, exempt: exempt, start: time.Now(),
 		conns: map[*conn]struct{}{}, clients: map[netip.Addr]int{},
+		left: make(chan net.Conn, 64), gone: make(chan struct{}, 1),
 	}
 }
 
@@ -74,6 +83,9 @@ func (l *listener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		c, err := l.Listener.Accept()
+		if err != nil && l.quiet.Load() {
+			c, err = l.leftover()
+		}
 		if err != nil {
 			<-l.places
 			return nil, err
@@ -150,6 +162,101 @@ func (l *listener) forget(c *conn) {
 		}
 	}
 	l.mu.Unlock()
+	select {
+	case l.gone <- struct{}{}:
+	default:
+	}
+}
+
+// leftover is the next connection stopListening took from the queue, or
+// net.ErrClosed once the listener is closed.
+func (l *listener) leftover() (net.Conn, error) {
+	select {
+	case c := <-l.left:
+		return c, nil
+	default:
+	}
+	select {
+	case c := <-l.left:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *listener) setDeadline(t time.Time) {
+	if d, ok := l.Listener.(interface{ SetDeadline(time.Time) error }); ok {
+		d.SetDeadline(t)
+	}
+}
+
+// quiesce stops accepting before the listener closes. On a socket this
+// process owns alone, stopListening takes every connection the kernel has
+// completed (each is served) and shuts the socket, so a connection that
+// comes later is refused before its request is sent, instead of being
+// reset after it, as closing a socket with a queue does. It returns once
+// those connections are handed to the server (or ctx ends). A shared socket
+// (inherited, or held by systemd) keeps its queue for the process that
+// takes over: there quiesce does nothing, and Close only closes this
+// process's descriptor.
+func (l *listener) quiesce(ctx context.Context, shared bool) error {
+	if shared {
+		return nil
+	}
+	l.quiet.Store(true)
+	conns, err := stopListening(l.Listener)
+	for _, c := range conns {
+		select {
+		case l.left <- c:
+		default:
+			c.Close() // more than the room: cannot happen with a backlog of one
+		}
+	}
+	l.setDeadline(time.Now()) // wake a waiting Accept, which then serves them
+	for len(l.left) > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return err
+}
+
+// open is the number of connections not closed yet.
+func (l *listener) open() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.conns)
+}
+
+// wait returns once every accepted connection is closed, or ctx ends.
+func (l *listener) wait(ctx context.Context) error {
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	for l.open() > 0 {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-l.gone:
+		case <-t.C:
+		}
+	}
+	return nil
+}
+
+// closeAll closes every connection, whatever it is doing (the shutdown
+// timeout has passed).
+func (l *listener) closeAll() {
+	l.mu.Lock()
+	cs := make([]*conn, 0, len(l.conns))
+	for c := range l.conns {
+		cs = append(cs, c)
+	}
+	l.mu.Unlock()
+	for _, c := range cs {
+		c.close()
+	}
 }
 
 // sweep closes the oldest idle connection, and every one idle for more than
@@ -199,8 +306,12 @@ func connState(c net.Conn, st http.ConnState) {
 	if cc, ok := c.(*conn); ok {
 		if st == http.StateIdle {
 			cc.since.Store(cc.l.now())
+			cc.idleReads.Store(cc.reads.Load())
 		}
 		cc.state.Store(int32(st))
+		if st == http.StateIdle && cc.closeAfter.Load() {
+			cc.Close() // a close put off until this answer, which kept the connection
+		}
 	}
 }
 
@@ -220,6 +331,14 @@ type conn struct {
 	peer   netip.Addr   // counted against its cap; zero when exempt
 	state  atomic.Int32 // http.ConnState (connState)
 	since  atomic.Int64 // l.now() when accepted or last idle
+
+	// For a safe close of an idle connection (Close): reads counts the
+	// reads that returned bytes, idleReads its value when the connection
+	// last went idle; readFailed is set when the last Read failed.
+	// closeAfter: a close was put off until this answer, which says
+	// Connection: close.
+	reads, idleReads       atomic.Int64
+	readFailed, closeAfter atomic.Bool
 
 	// While held: the writes, in order, as slices of body where they are
 	// part of it, else copied into copies.
@@ -253,7 +372,53 @@ func connOf(ctx context.Context) *conn {
 	return c
 }
 
+// Read counts the reads that bring bytes (see Close).
+func (c *conn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.reads.Add(1)
+	}
+	c.readFailed.Store(err != nil && n == 0)
+	return n, err
+}
+
+// Close closes the connection, unless it is between requests and the next
+// request has begun to arrive: bytes of it are waiting in the socket, or
+// net/http has read them and is still reading the head (the connection
+// counts as idle until the head is whole). Closing it then would lose a
+// request the client has sent (a proxy with retries off answers 502), so
+// the close is put off: the request is answered, with Connection: close,
+// and net/http closes the connection after it. This is what makes
+// http.Server.Shutdown's closing of idle connections, and the sweep under
+// pressure, safe. What is still on the wire when the close happens is the
+// client's to retry: a request sent after the FIN it had not yet read.
 func (c *conn) Close() error {
+	if c.requestComing() {
+		c.closeAfter.Store(true)
+		return nil
+	}
+	return c.close()
+}
+
+// requestComing: see Close. The serving goroutine's own close (its last
+// read failed, or the connection is not idle) is never put off.
+func (c *conn) requestComing() bool {
+	// Only between requests: a connection that never sent a whole head
+	// (StateNew) is one the sweep may cut (it holds a slot without a
+	// request), and Shutdown closes such a one only after 5 s.
+	if http.ConnState(c.state.Load()) != http.StateIdle {
+		return false
+	}
+	if c.closed.Load() || c.readFailed.Load() {
+		return false
+	}
+	if c.reads.Load() != c.idleReads.Load() {
+		return true // read, and being parsed
+	}
+	return c.tcp != nil && pendingBytes(c.tcp) > 0
+}
+
+func (c *conn) close() error {
 	err := c.Conn.Close()
 	if c.closed.CompareAndSwap(false, true) {
 		c.l.forget(c)
@@ -323,7 +488,7 @@ func (c *conn) release() error {
 		c.copies, c.copied = nil, 0
 	}
 	if err != nil {
-		c.Close()
+		c.close()
 	}
 	return err
 }

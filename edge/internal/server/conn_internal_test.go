@@ -2,11 +2,17 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
+	"net/http"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
+
+	"omnibus/edge/internal/poll"
 )
 
 // pair is a connection accepted by a listener with room for one, and its
@@ -116,5 +122,97 @@ func TestFailedReleaseClosesTheConnection(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the failed connection's place was not given back")
+	}
+}
+
+// Closing a connection between requests (as http.Server.Shutdown closes idle
+// ones, and the sweep under pressure) must not lose a request that has
+// already reached it: the close waits for that request's answer, which
+// says Connection: close. One with nothing arriving closes at once.
+func TestClosingAnIdleConnectionKeepsARequestThatArrived(t *testing.T) {
+	c, peer, _ := pair(t)
+	connState(c, http.StateIdle)
+	if _, err := io.WriteString(peer, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 5*time.Second, func() bool { return pendingBytes(c.tcp) > 0 }, "the request never reached the socket")
+	c.Close()
+	if !c.closeAfter.Load() {
+		t.Error("the close was not put off until the answer")
+	}
+	got := make([]byte, len("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+	if _, err := io.ReadFull(c, got); err != nil || !strings.HasPrefix(string(got), "GET") {
+		t.Fatalf("the request was lost with the connection: %q %v", got, err)
+	}
+	// net/http reads the head on: the connection still counts as idle.
+	c.Close()
+	if c.closed.Load() {
+		t.Fatal("closed while the request head was being read")
+	}
+	connState(c, http.StateActive)
+	io.WriteString(c, "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+	c.Close()
+	peer.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if b, err := io.ReadAll(peer); err != nil || !strings.Contains(string(b), "200 OK") {
+		t.Fatalf("answer %q %v, want it whole then EOF", b, err)
+	}
+
+	idle, peer2, _ := pair(t)
+	connState(idle, http.StateIdle)
+	idle.Close()
+	peer2.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := peer2.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("an idle connection with nothing arriving: read %d %v, want EOF at once", n, err)
+	}
+}
+
+// Stopping on a socket of its own: what is in the accept queue is accepted
+// (it may carry a request already: closing the socket would reset it),
+// and a connection that comes later is refused, before anything is sent.
+func TestQuiesceAcceptsTheQueueAndHoldsBackNewConnections(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Linux only")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newListener(ln, 16, 0, nil)
+	defer l.Close()
+	queued, err := net.Dial("tcp", ln.Addr().String()) // completed by the kernel, not yet accepted
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer queued.Close()
+	io.WriteString(queued, "GET / HTTP/1.1\r\n\r\n")
+	accepted := make(chan net.Conn, 4)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				close(accepted)
+				return
+			}
+			accepted <- c
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// The accept loop is between accepts, as it may be at any moment.
+	if err := l.quiesce(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-accepted:
+		defer c.Close()
+	case <-time.After(5 * time.Second):
+		t.Fatal("the queued connection was not accepted")
+	}
+	if _, err := net.DialTimeout("tcp", ln.Addr().String(), 2*time.Second); err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("a connection after quiesce: %v, want refused", err)
+	}
+	l.Close()
+	if _, ok := <-accepted; ok {
+		t.Error("Accept returned a connection after quiesce")
 	}
 }

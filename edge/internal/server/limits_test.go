@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/server"

@@ -32,8 +32,8 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"omnibus/edge/internal/assets"
-	"omnibus/edge/internal/http/request"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/request"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/security"
 )
@@ -82,9 +82,18 @@ type Options struct {
 	TrustedProxies request.Proxies
 	// Limits bound what one connection may hold (zero values: defaults).
 	Limits Limits
+	// Middleware runs on every request after the server's own (recover,
+	// request id, access log, security headers, guard), in order: the first
+	// outermost.
+	Middleware []echo.MiddlewareFunc
 	// PageMiddleware runs before the page handler and static files (the
 	// forms posted to their pages without JavaScript: internal/forms).
 	PageMiddleware []echo.MiddlewareFunc
+	// SharedSocket says the listening socket is shared with another process
+	// that goes on accepting on it (inherited from systemd or from the edge
+	// this one replaces, or handed to the next): stopping then only closes
+	// this process's descriptor and leaves the queue to the other.
+	SharedSocket bool
 }
 
 // Server is the edge's HTTP server.
@@ -98,7 +107,7 @@ type Server struct {
 	API *echo.Group
 
 	echo    *echo.Echo
-	pages   atomic.Pointer[http.Handler]
+	pages   http.Handler
 	assets  *assets.Handler
 	checks  map[string]Check
 	reports map[string]func() error
@@ -106,6 +115,8 @@ type Server struct {
 	http    *http.Server
 	limits  Limits
 	exempt  func(netip.Addr) bool // peers not capped per client (exemptPeer)
+	ln      atomic.Pointer[listener]
+	shared  atomic.Bool
 
 	// draining is set by Drain: /readyz answers 503 and every answer closes
 	// its connection. inflight counts the requests being answered.
@@ -145,6 +156,7 @@ func New(opts Options) *Server {
 	e.HTTPErrorHandler = errorHandler(opts.Logger)
 
 	s := &Server{Routes: e, echo: e, assets: opts.Assets, checks: opts.Checks, reports: opts.Reports, log: opts.Logger, limits: opts.Limits.withDefaults()}
+	s.shared.Store(opts.SharedSocket)
 	s.http = &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -157,7 +169,9 @@ func New(opts Options) *Server {
 		ConnState:         connState,
 	}
 	s.exempt = exemptPeer(opts.TrustedProxies)
-	s.SetPages(opts.Pages)
+	if s.pages = opts.Pages; s.pages == nil {
+		s.pages = http.NotFoundHandler()
+	}
 
 	e.Use(func(echo.HandlerFunc) echo.HandlerFunc { return s.chain })
 	s.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
@@ -169,6 +183,7 @@ func New(opts Options) *Server {
 	s.Use(s.perRequest(opts.TrustedProxies, opts.Security, opts.Logger)) // security headers on every answer, from here on
 	s.Use(opts.Security.Middleware)
 	s.Use(guard)
+	s.Use(opts.Middleware...)
 
 	getHead := []string{http.MethodGet, http.MethodHead}
 	e.Match(getHead, "/healthz", func(c echo.Context) error {
@@ -201,7 +216,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.Serv
 func (s *Server) Registered() []*echo.Route { return s.echo.Routes() }
 
 // Use adds global middleware after what is there (the edge's own: recover,
-// perRequest, the nonce and https rules of security.Middleware, the guard),
+// perRequest, the nonce and https rules of security.Middleware, the guard,
+// then Options.Middleware: a test adds its own here),
 // to run on every request before the route's handler. Call it before Serve.
 //
 // The chain is composed here, once: echo.Use would have echo compose it
@@ -224,32 +240,21 @@ func compose(h echo.HandlerFunc, mw []echo.MiddlewareFunc) echo.HandlerFunc {
 	return h
 }
 
-// SetPages replaces the page handler; call it before Serve (edgetest's
-// Setup uses it to wrap the proxy).
-func (s *Server) SetPages(h http.Handler) {
-	if h == nil {
-		h = http.NotFoundHandler()
-	}
-	s.pages.Store(&h)
-}
-
-// Pages is the current page handler.
-func (s *Server) Pages() http.Handler { return *s.pages.Load() }
-
 // pageOrFile serves a static file of the build when the path is one (a
-// missing /assets/ file is a 404 from the asset handler) and the page
-// handler otherwise. Without an asset handler (dev mode: Vite serves the
+// missing file, under /assets/, /images/ or any folder of the build or with
+// a file's extension, is a no-store 404 from the asset handler) and the
+// page handler otherwise. Without an asset handler (dev mode: Vite serves the
 // files through the renderer) everything goes to the page handler.
 func (s *Server) pageOrFile(c echo.Context) error {
 	r, w := c.Request(), c.Response()
-	if s.assets != nil && (assets.IsAssetPath(r.URL.Path) || s.assets.Has(r.URL.Path)) {
+	if s.assets != nil && s.assets.IsStatic(r.URL.Path) {
 		if !assets.IsWorker(r.URL.Path) {
 			markStatic(c)
 		}
 		s.assets.ServeHTTP(w, r)
 		return nil
 	}
-	s.Pages().ServeHTTP(w, r)
+	s.pages.ServeHTTP(w, r)
 	return nil
 }
 
@@ -310,32 +315,22 @@ func (s *Server) readyz(c echo.Context) error {
 // are still served in full meanwhile, new connections included.
 func (s *Server) Drain() { s.draining.Store(true) }
 
+// SetSharedSocket says whether another process accepts on the listening
+// socket too (see Options.SharedSocket): the edge that took it over.
+func (s *Server) SetSharedSocket(shared bool) { s.shared.Store(shared) }
+
 // Draining reports whether Drain was called.
 func (s *Server) Draining() bool { return s.draining.Load() }
-
-// Idle waits until no request is being answered or ctx ends. Called after
-// the drain period, before Shutdown closes the listener, so pages still
-// being rendered and streamed are answered in full.
-func (s *Server) Idle(ctx context.Context) error {
-	t := time.NewTicker(10 * time.Millisecond)
-	defer t.Stop()
-	for s.inflight.Load() > 0 {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
-	return nil
-}
 
 // Serve answers requests on ln until Shutdown, at most Limits.MaxConns
 // connections at a time (listener). It returns nil after a graceful
 // shutdown.
 func (s *Server) Serve(ln net.Listener) error {
 	s.headOnce.Do(s.headForGet)
-	err := s.http.Serve(newListener(ln, s.limits.MaxConns, s.limits.MaxConnsPerClient, s.exempt))
-	if errors.Is(err, http.ErrServerClosed) {
+	l := newListener(ln, s.limits.MaxConns, s.limits.MaxConnsPerClient, s.exempt)
+	s.ln.Store(l)
+	err := s.http.Serve(l)
+	if errors.Is(err, http.ErrServerClosed) || (l.stopping.Load() && errors.Is(err, net.ErrClosed)) {
 		return nil
 	}
 	return err
@@ -386,13 +381,44 @@ func exemptPeer(trusted request.Proxies) func(netip.Addr) bool {
 	}
 }
 
-// Shutdown stops accepting connections and waits for in-flight requests,
-// page streams included, until ctx ends; then it closes what is left.
+// Shutdown stops accepting connections and waits until every connection
+// has had its last answer, page streams included, or ctx ends; then it
+// closes what is left. In order (decision 0056):
+//
+//  1. no connection is accepted any more: on a socket this process owns
+//     alone, the ones the kernel has completed are taken from its queue
+//     and served, and the socket is shut, so a later connection is refused
+//     before its request is sent (listener.quiesce); a shared socket keeps
+//     its queue for the process that takes over;
+//  2. keep-alive ends: every answer from now on closes its connection, and
+//     idle connections close unless their next request has begun to
+//     arrive (conn.Close), which is answered first;
+//  3. every request read is answered.
+//
+// It does not use http.Server.Shutdown until the end: once that has begun,
+// net/http drops a request it reads without answering it (the request of a
+// connection accepted a moment before, or of a kept-alive one that raced
+// the close), which a proxy with retries off turns into a 502.
+//
 // Called before Serve, it makes Serve return at once.
 func (s *Server) Shutdown(ctx context.Context) error {
-	err := s.http.Shutdown(ctx)
+	l := s.ln.Load()
+	if l == nil {
+		return s.http.Shutdown(ctx)
+	}
+	if err := l.quiesce(ctx, s.shared.Load()); err != nil {
+		s.log.Warn("shutdown: could not take the queued connections; closing the listener may reset some", "err", err)
+	}
+	l.stopping.Store(true)
+	l.Close()
+	s.http.SetKeepAlivesEnabled(false) // closes idle connections (safely: conn.Close)
+	err := l.wait(ctx)
+	if err == nil {
+		err = s.http.Shutdown(ctx)
+	}
 	if err != nil {
 		s.http.Close()
+		l.closeAll()
 	}
 	return err
 }

@@ -373,6 +373,8 @@ func TestStaticFilesAndPages(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "assets"), 0o755)
 	os.WriteFile(filepath.Join(dir, "assets", "root-abc123.js"), []byte("console.log(1)"), 0o644)
 	os.WriteFile(filepath.Join(dir, "sw.js"), []byte("// worker"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "images", "blocks"), 0o755)
+	os.WriteFile(filepath.Join(dir, "images", "blocks", "hero.png"), []byte("png"), 0o644)
 	var rr recordingRenderer
 	e := edgetest.Start(t, edgetest.Options{RendererURL: rr.start(t), AssetsDir: dir})
 
@@ -382,8 +384,15 @@ func TestStaticFilesAndPages(t *testing.T) {
 	if res := get(t, e.URL+"/sw.js", nil); res.StatusCode != 200 || res.Header.Get("Cache-Control") != "no-cache" {
 		t.Errorf("/sw.js: %d %q", res.StatusCode, res.Header.Get("Cache-Control"))
 	}
-	if res := get(t, e.URL+"/assets/root-000000.js", nil); res.StatusCode != http.StatusNotFound {
-		t.Errorf("missing asset: %d, want 404", res.StatusCode)
+	if res := get(t, e.URL+"/images/blocks/hero.png", nil); res.StatusCode != 200 || res.Header.Get("Cache-Control") != "public, max-age=3600" {
+		t.Errorf("image: %d %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+	// A file the next build may add: a 404 no cache in front may keep (a
+	// page's not-found answer is shared for a minute), never the renderer's.
+	for _, p := range []string{"/assets/root-000000.js", "/images/blocks/new-hero.png", "/images/new/picture.webp", "/favicon-new.svg", "/fonts/inter.woff2"} {
+		if res := get(t, e.URL+p, nil); res.StatusCode != http.StatusNotFound || res.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("missing %s: %d Cache-Control %q, want 404 no-store", p, res.StatusCode, res.Header.Get("Cache-Control"))
+		}
 	}
 	rr.mu.Lock()
 	hits := rr.hits

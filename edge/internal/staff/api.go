@@ -13,7 +13,7 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/audit"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 )
 
 // AuditReader is the role that reads the audit log: admin only. The log
@@ -32,6 +32,7 @@ func (s *Service) Register(g *echo.Group) {
 	g.POST("/staff/members/revoke", s.revoke, s.RequireFresh(Admin))
 	g.POST("/staff/members/sessions/revoke", s.revokeSessions, s.RequireFresh(Admin))
 	s.Audit.Register(g, s.Require(AuditReader))
+	s.registerSignIn(g)
 }
 
 type meAnswer struct {

@@ -12,7 +12,7 @@ import (
 )
 
 const commandUsage = `usage:
-  edge staff grant EMAIL --role viewer|editor|publisher|admin [--reason TEXT]
+  edge staff grant EMAIL --role viewer|editor|publisher|admin [--reason TEXT] [--allow-totp]
   edge staff revoke EMAIL [--reason TEXT]
   edge staff list`
 
@@ -51,6 +51,7 @@ func RunCommand(args []string, db *storage.DB, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	roleName := fs.String("role", "", "the role: viewer, editor, publisher or admin")
 	reason := fs.String("reason", "", "why (kept in the audit log)")
+	allowTOTP := fs.Bool("allow-totp", false, "also allow an authenticator app's codes instead of a passkey (a fallback: codes can be phished)")
 	// The address may come before or after the flags.
 	var email string
 	rest := args[1:]
@@ -78,7 +79,10 @@ func RunCommand(args []string, db *storage.DB, stdout, stderr io.Writer) int {
 			return 2
 		}
 		var m Member
-		if m, err = dir.Grant(ctx, email, role, ch); err == nil {
+		if m, err = dir.Grant(ctx, email, role, ch); err == nil && *allowTOTP {
+			err = dir.AllowTOTP(ctx, m, ch)
+		}
+		if err == nil {
 			fmt.Fprintf(stdout, "%s is %s. Sign in on the site, then enrol a passkey at %s (the studio asks for it).\n", m.Email, m.Role, SignInPath)
 			return 0
 		}

@@ -250,3 +250,14 @@ func (d *Directory) entry(action string, m Member, detail string, ch Change) aud
 	}
 	return e
 }
+
+// AllowTOTP lets the member use an authenticator app's codes (the
+// operator's command; admins use the studio's endpoint), recorded.
+func (d *Directory) AllowTOTP(ctx context.Context, m Member, ch Change) error {
+	return d.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&row{}).Where("account_id = ?", m.AccountID).Update("totp_allowed", true).Error; err != nil {
+			return err
+		}
+		return audit.RecordTx(ctx, tx, d.entry(audit.TOTPAllowed, m, "", ch))
+	})
+}

@@ -8,9 +8,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/audit"
-	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/http/request"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/crossorigin"
+	"omnibus/edge/internal/httpx/request"
+	"omnibus/edge/internal/httpx/response"
 )
 
 // SignInPath is the studio's sign-in page (signin.go).

@@ -38,10 +38,35 @@ var lowestRole = map[string]staff.Role{
 	"POST /api/v1/staff/members/totp":            staff.Admin,
 	"GET /api/v1/staff/audit":                    staff.Admin,
 	"GET /api/v1/staff/audit.csv":                staff.Admin,
-	"GET /api/v1/staff/passkeys":                 staff.Viewer,
-	"POST /api/v1/staff/passkeys/revoke":         staff.Viewer,
-	"POST /api/v1/staff/session/recheck/options": staff.Viewer,
-	"POST /api/v1/staff/session/recheck":         staff.Viewer,
+	// The content API (edge/internal/studio; docs/studio-api.md): reading
+	// is every member's; drafts and preview links (capabilities that show
+	// a draft to anyone holding them) are editors'; going live is
+	// publishers'. A save of a redirect or a campaign link needs a
+	// publisher too: that rule is by item type, in the save handler.
+	"GET /api/v1/staff/content":                          staff.Viewer,
+	"GET /api/v1/staff/content/types":                    staff.Viewer,
+	"GET /api/v1/staff/content/:id":                      staff.Viewer,
+	"GET /api/v1/staff/content/:id/revisions":            staff.Viewer,
+	"GET /api/v1/staff/content/:id/revisions/:rev":       staff.Viewer,
+	"GET /api/v1/staff/content/:id/diff":                 staff.Viewer,
+	"POST /api/v1/staff/content":                         staff.Editor,
+	"POST /api/v1/staff/content/render":                  staff.Editor,
+	"PUT /api/v1/staff/content/:id":                      staff.Editor,
+	"POST /api/v1/staff/content/:id/previews":            staff.Editor,
+	"GET /api/v1/staff/content/:id/previews":             staff.Editor,
+	"DELETE /api/v1/staff/content/:id/previews/:preview": staff.Editor,
+	"POST /api/v1/staff/content/:id/publish":             staff.Publisher,
+	"POST /api/v1/staff/content/:id/schedule":            staff.Publisher,
+	"POST /api/v1/staff/content/:id/unschedule":          staff.Publisher,
+	"POST /api/v1/staff/content/:id/unpublish":           staff.Publisher,
+	"POST /api/v1/staff/content/:id/rollback":            staff.Publisher,
+	"GET /api/v1/staff/images":                           staff.Viewer,
+	"POST /api/v1/staff/images":                          staff.Editor,
+	"DELETE /api/v1/staff/images/:id":                    staff.Editor,
+	"GET /api/v1/staff/passkeys":                         staff.Viewer,
+	"POST /api/v1/staff/passkeys/revoke":                 staff.Viewer,
+	"POST /api/v1/staff/session/recheck/options":         staff.Viewer,
+	"POST /api/v1/staff/session/recheck":                 staff.Viewer,
 }
 
 // publicStudioRoutes are the studio routes that must answer without a

@@ -6,8 +6,11 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/go-webauthn/webauthn/webauthn"
+
 	"omnibus/edge/internal/audit"
 	"omnibus/edge/internal/mail"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 )
 
@@ -51,6 +54,13 @@ type Service struct {
 	Members *Directory
 	Audit   *audit.Log
 	now     func() time.Time
+	rp      *webauthn.WebAuthn
+
+	// Second-factor guesses (passkey answers, TOTP and recovery codes),
+	// per member and per client address. Only a member's own first factor
+	// (their merchant session) reaches the per-member one, so a stranger
+	// cannot spend a member's allowance.
+	FactorByMember, FactorByIP *ratelimit.Limiter
 }
 
 // New is the service on db.
@@ -73,7 +83,17 @@ func New(db *storage.DB, opt Options) *Service {
 		opt.PublicURL = pub.String()
 	}
 	s := &Service{db: db, opt: opt, public: pub, log: opt.Logger, Members: NewDirectory(db), Audit: audit.New(db),
-		now: func() time.Time { return time.Now().UTC() }}
+		now:            func() time.Time { return time.Now().UTC() },
+		FactorByMember: ratelimit.For(db, "staff_factor_member", 10, 30*time.Second),
+		FactorByIP:     ratelimit.For(db, "staff_factor_ip", 60, 5*time.Second),
+	}
+	rp, err := relyingParty(pub)
+	if err != nil {
+		// An RP ID must be a domain: PUBLIC_URL on an IP address (some
+		// tests) has no passkeys, and their ceremonies answer 503.
+		s.log.Warn("staff: no passkeys: PUBLIC_URL's host cannot be a WebAuthn relying party", "public_url", pub.String(), "err", err)
+	}
+	s.rp = rp
 	return s
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -14,6 +15,12 @@ import (
 // whole pool wait: the request is refused (features answer 503 with an
 // errorDetail) instead of queueing without end.
 var ErrBusy = errors.New("storage: every database connection is busy")
+
+// ErrUnavailable is returned at once, without waiting for a connection,
+// while the background pinger (Health) finds the database down: features
+// answer 503 with an errorDetail within milliseconds instead of after the
+// pool wait, and a client's connection is not held meanwhile.
+var ErrUnavailable = errors.New("storage: the database does not answer")
 
 // Default pool bounds (DB_MAX_OPEN_CONNS, DB_POOL_WAIT).
 const (
@@ -40,6 +47,7 @@ func (db *DB) LimitPool(maxOpen int, wait time.Duration) error {
 	sqlDB.SetMaxIdleConns(maxOpen)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	p := &boundedPool{db: sqlDB, max: maxOpen, wait: wait}
+	db.pool = p
 	db.DB.ConnPool = p
 	db.DB.Statement.ConnPool = p
 	return nil
@@ -53,7 +61,15 @@ type boundedPool struct {
 	db   *sql.DB
 	max  int
 	wait time.Duration
+	// down is set while the pinger finds the database down (Health).
+	down atomic.Bool
 }
+
+type probeKey struct{}
+
+// asProbe marks the pinger's statements: they pass while the database is
+// down (they are how it comes back), and never wait for a full pool.
+func asProbe(ctx context.Context) context.Context { return context.WithValue(ctx, probeKey{}, true) }
 
 var (
 	_ gorm.ConnPool       = (*boundedPool)(nil)
@@ -62,6 +78,13 @@ var (
 )
 
 func (p *boundedPool) conn(ctx context.Context) (*sql.Conn, error) {
+	if probe, _ := ctx.Value(probeKey{}).(bool); probe {
+		if p.db.Stats().InUse >= p.max {
+			return nil, ErrBusy // statements hold every connection: it answers
+		}
+	} else if p.down.Load() {
+		return nil, ErrUnavailable
+	}
 	wctx, cancel := context.WithTimeout(ctx, p.wait)
 	defer cancel()
 	c, err := p.db.Conn(wctx)

@@ -31,6 +31,8 @@ type DB struct {
 	DirectDSN string
 	// Schema is what migrating at open found and did.
 	Schema Schema
+
+	pool *boundedPool // LimitPool's; nil until then
 }
 
 // Option tunes Open, OpenSQLite and OpenPostgres.

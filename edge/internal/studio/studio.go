@@ -18,7 +18,7 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"omnibus/edge/internal/content"
-	"omnibus/edge/internal/http/response"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/staff"
 )

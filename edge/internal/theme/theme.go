@@ -16,7 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/exchange"
+	"omnibus/edge/internal/exchange"
 	"omnibus/shared"
 )
 
@@ -49,7 +49,7 @@ func Of(r *http.Request) string {
 }
 
 // Register adds POST /theme to g, the /api/v1 group, read and answered
-// with v (the site's words, internal/http/exchange: the one decoder and its
+// with v (the site's words, internal/exchange: the one decoder and its
 // cross-site guard): a form post {theme, back} (or JSON {theme}) sets the
 // cookie (system clears it) and answers 303 to back, a path of this site
 // (anything else: /), or 204 to a JSON request; another value is 400.

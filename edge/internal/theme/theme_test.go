@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/exchange"
+	"omnibus/edge/internal/exchange"
 )
 
 // The theme buttons without JavaScript: a form post sets the cookie (system

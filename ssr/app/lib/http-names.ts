@@ -15,6 +15,8 @@ export const MERCHANT_HEADER: string = names.merchantHeader;
 export const ORDER_HEADER: string = names.orderHeader;
 /** The signed-in visitor's own test-mode payment named by ?session= (base64url JSON), on pages whose route names "payment". */
 export const PAYMENT_HEADER: string = names.paymentHeader;
+/** The results of /search?q= (base64url JSON) on pages whose route names "search" in edgeData: lib/search.server.ts. */
+export const SEARCH_HEADER: string = names.searchHeader;
 /** The colour theme the visitor chose (light or dark; absent: system), which the server renders on <html>: lib/theme.ts. */
 export const THEME_COOKIE: string = names.themeCookie;
 /** What a content page shows (base64url JSON: article, policy, lists, preview) from the edge's content store: lib/content.server.ts. */

@@ -29,8 +29,22 @@ function twitterHandle(link: string | undefined): string | undefined {
   return name ? `@${name}` : undefined;
 }
 
-export function pageMeta({ title, description, publicUrl, pathname, noindex = false }: PageMetaInput): MetaDescriptor[] {
+/** Characters of a title search results show before cutting it. */
+export const TITLE_BUDGET = 60;
+
+/**
+ * The title as search results can show it whole: the site's name after the
+ * last " — " is dropped when the whole would pass the budget ("A long
+ * article title — Omnibus Blog" → "A long article title"). A title still
+ * past it is the content's to shorten (the crawler test names it).
+ */
+export function fitTitle(title: string): string {
+  return title.length > TITLE_BUDGET && title.includes(" — ") ? title.slice(0, title.lastIndexOf(" — ")) : title;
+}
+
+export function pageMeta({ title: full, description, publicUrl, pathname, noindex = false }: PageMetaInput): MetaDescriptor[] {
   const url = publicUrl + pathname;
+  const title = fitTitle(full);
   return [
     { title },
     { name: "description", content: description },

@@ -118,6 +118,12 @@ describe("structuredData", () => {
     expect(types("/petpawlor")).toEqual(["BreadcrumbList", "Product"]);
   });
 
+  it("offers search engines the site's search from the home page (WebSite SearchAction to /search?q=)", () => {
+    const site = structuredData(seoPage("/")!, ORIGIN).find((o) => o["@type"] === "WebSite") as { potentialAction: { target: { urlTemplate: string }; "query-input": string } };
+    expect(site.potentialAction.target.urlTemplate).toBe(`${ORIGIN}/search?q={search_term_string}`);
+    expect(site.potentialAction["query-input"]).toBe("required name=search_term_string");
+  });
+
   it("marks up the partner FAQ on /partner-with-us, which shows it, and not a second time on /help", () => {
     const partnerQuestions = contentPage("help")!.sections!.find((s) => s.id === "partner-faq")!.faqs!.map((f) => f.question);
     expect(contentPage("partner-with-us")!.sections!.flatMap((s) => s.faqs ?? []).map((f) => f.question)).toEqual(partnerQuestions);

@@ -33,7 +33,17 @@ export function organization(org: OrganizationInput): JsonLd {
 
 /** The site itself (on /), published by the organisation. */
 export function webSite({ url, name, description, inLanguage }: { url: string; name: string; description: string; inLanguage: string }): JsonLd {
-  return { "@type": "WebSite", "@id": `${url}/#website`, name, url: `${url}/`, description, inLanguage, publisher: { "@id": `${url}/#organization` } };
+  return {
+    "@type": "WebSite",
+    "@id": `${url}/#website`,
+    name,
+    url: `${url}/`,
+    description,
+    inLanguage,
+    publisher: { "@id": `${url}/#organization` },
+    // The site's search (/search?q=, rendered on the server): search engines may offer a search box for it.
+    potentialAction: { "@type": "SearchAction", target: { "@type": "EntryPoint", urlTemplate: `${url}/search?q={search_term_string}` }, "query-input": "required name=search_term_string" },
+  };
 }
 
 export interface ArticleInput {

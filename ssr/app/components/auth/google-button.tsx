@@ -13,13 +13,9 @@
 // sign-in form re-renders as it hydrates (noValidate), so on /login the
 // button vanished and came back, shifting the card (CLS 0.06).
 import { lazy, memo, Suspense, type ComponentProps, type ComponentType } from "react";
-import { useRouteLoaderData } from "react-router";
+import { useGoogleClientId } from "./google-client-id";
 
-/** The client id from the root loader ("" when Google sign-in is off). */
-export function useGoogleClientId(): string {
-  const root = useRouteLoaderData("root") as { googleClientId?: string } | undefined;
-  return root?.googleClientId ?? "";
-}
+export { useGoogleClientId };
 
 /** A lazily loaded component in its own Suspense boundary, memoised on its props (see above). */
 function lazyBoundary<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {

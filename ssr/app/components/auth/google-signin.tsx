@@ -19,7 +19,7 @@ import { useRouteLoaderData } from "react-router";
 import auth from "../../../../shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { FormAlert, useHydrated } from "./form-parts";
-import { useGoogleClientId } from "./google-button";
+import { useGoogleClientId } from "./google-client-id";
 
 export const GOOGLE_SCOPES = "email profile openid";
 

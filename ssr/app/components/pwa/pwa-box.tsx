@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import pwa from "../../../../shared/content/pwa.json";
 import { PWA_OFFLINE_READY_MS } from "~/lib/constants";
-import type { PwaState } from "./pwa-prompt";
+import type { PwaState } from "./pwa-state";
 
 export function PwaBox({ state, onReload, onClose }: { state: Exclude<PwaState, null>; onReload: () => void; onClose: () => void }) {
   const box = useRef<HTMLDivElement>(null);

@@ -10,8 +10,8 @@
 // there is a message: neither is part of a page's first load.
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { afterFirstInteraction } from "~/lib/near-images";
+import type { PwaState } from "./pwa-state";
 
-export type PwaState = "offline-ready" | "need-refresh" | null;
 
 const PwaBox = lazy(() => import("./pwa-box").then((m) => ({ default: m.PwaBox })));
 

@@ -1,7 +1,7 @@
 // Registers the service worker /sw.js (scope /) with workbox-window. Loaded
 // by pwa-prompt.tsx after hydration, with workbox-window, as one chunk.
 import { Workbox } from "workbox-window";
-import type { PwaState } from "./pwa-prompt";
+import type { PwaState } from "./pwa-state";
 
 export const SW_URL = "/sw.js";
 export const SW_SCOPE = "/";

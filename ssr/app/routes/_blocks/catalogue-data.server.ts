@@ -4,7 +4,8 @@
 import { blogArticles } from "~/lib/content.server";
 import { siteData, withSiteSettings } from "~/lib/site.server";
 import landing from "../../../../shared/content/landing.json";
-import { catalogue, type CatalogueData, type ComponentHome } from "./catalogue";
+import { catalogue, type CatalogueData } from "./catalogue";
+import type { ComponentHome } from "./showcase";
 
 // What the edge renders articles into (headings with ids, wide tables
 // wrapped to scroll): the prose example's body.

@@ -47,7 +47,7 @@ import { Team } from "~/components/ui/team";
 import { Testimonials } from "~/components/ui/testimonials";
 import { Video } from "~/components/ui/video";
 import type { ArticleSummary } from "~/lib/front-matter";
-import { example, type Block } from "./showcase";
+import { example, type Block, type ComponentHome } from "./showcase";
 import { cataloguePlans } from "~/lib/plans";
 
 /** Server data some examples need (articles are read on the server). */
@@ -61,11 +61,6 @@ export interface CatalogueData {
   homes?: Record<string, (ComponentHome | null)[]>;
 }
 
-/** Where a component lives: its export name and its file from the repository's root. */
-export interface ComponentHome {
-  name: string;
-  path: string;
-}
 
 type PageSection = { heading: string; items?: { title: string; text: string; link?: { label: string; to?: string; url?: string } }[]; plans?: Plan[]; faqs?: { question: string; answer: string }[] };
 const sectionsOf = (id: keyof typeof pages.pages) => ((pages.pages[id] as { sections?: PageSection[] }).sections ?? []);

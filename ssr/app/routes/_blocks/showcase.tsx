@@ -7,7 +7,12 @@ import { Link } from "react-router";
 import { useHydrated } from "~/components/auth/form-parts";
 import { headingOf, useRouteEntry } from "~/lib/route-entry";
 import copy from "../../../../shared/content/catalogue.json";
-import type { ComponentHome } from "./catalogue";
+
+/** Where a component lives: its export name and its file from the repository's root. */
+export interface ComponentHome {
+  name: string;
+  path: string;
+}
 
 export interface Example<P extends object = any> {
   title: string;

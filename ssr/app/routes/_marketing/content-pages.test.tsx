@@ -46,10 +46,20 @@ function renderAt(url: string, content?: PageContent) {
 
 const h1 = async () => (await screen.findByRole("heading", { level: 1 }, { timeout: 10_000 })).textContent;
 
+describe("search box", () => {
+  it.each(["/help", "/help-centre", "/blog", "/help/category/orders-and-shipping"])("%s has a search box that asks /search?q= without JavaScript", async (path) => {
+    renderAt(path);
+    const box = (await screen.findByRole("searchbox", {}, { timeout: 10_000 })) as HTMLInputElement;
+    expect(box.name).toBe("q");
+    expect(box.closest("form")!.getAttribute("action")).toBe("/search");
+    expect(box.closest("form")!.getAttribute("method")).toBe("get");
+  });
+});
+
 describe("articles", () => {
   it("renders a blog article's Markdown as HTML", async () => {
     renderAt("/blog/article/one-inventory-every-channel");
-    expect(await h1()).toBe("One inventory for every channel — why overselling is a data problem");
+    expect(await h1()).toBe("One inventory for every channel: why overselling happens");
     expect(screen.getByRole("heading", { level: 2, name: "Why separate stock counts fail" })).toBeTruthy();
     expect(screen.getByText("3 November 2026")).toBeTruthy();
     expect(screen.getByRole("link", { name: /Back to the blog/ }).getAttribute("href")).toBe("/blog");
@@ -72,7 +82,7 @@ describe("articles", () => {
 
   it("renders the success story with its topic in the breadcrumb", async () => {
     renderAt("/help/category/article/success-story-kaveri-handlooms");
-    expect(await h1()).toMatch(/^Success story: how Kaveri Handlooms/);
+    expect(await h1()).toMatch(/^How Kaveri Handlooms/);
     expect(screen.getByRole("link", { name: "Success stories" }).getAttribute("href")).toBe("/help/category/success-stories");
   });
 

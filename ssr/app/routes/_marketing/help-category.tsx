@@ -8,13 +8,15 @@ import { contentMeta } from "~/lib/content-meta";
 import type { Route } from "./+types/help-category";
 import { BackLink } from "~/components/content/back-link";
 import routeCopy from "virtual:route-copy";
+import { SearchBox } from "~/components/search/search-box";
+import { searchBoxLabels } from "~/lib/search.server";
 
 export function loader({ params, request }: Route.LoaderArgs) {
   const category = helpCategory(request, params.slug);
   if (!category) throw data(null, { status: 404 });
   const { preview } = pageContent(request);
   const { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires } = contentLabels;
-  return { category, preview, articles: helpArticlesIn(request, category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires } };
+  return { category, preview, articles: helpArticlesIn(request, category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires }, search: searchBoxLabels };
 }
 
 export const handle = { routeCopy };
@@ -22,7 +24,7 @@ export const meta: Route.MetaFunction = (args) =>
   contentMeta(args, args.loaderData && { title: `${args.loaderData.category.title} — Omnibus Help`, description: args.loaderData.category.description }, args.loaderData?.preview);
 
 export default function HelpCategoryPage() {
-  const { category, articles, preview, labels } = useLoaderData<typeof loader>();
+  const { category, articles, preview, labels, search } = useLoaderData<typeof loader>();
   return (
     <>
     <PreviewBanner preview={preview} label={labels.previewBanner} expiresLabel={labels.previewExpires} />
@@ -30,6 +32,7 @@ export default function HelpCategoryPage() {
       <BackLink to="/help-centre" label={labels.backToHelp} />
       <h1 className="mt-8 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{category.title}</h1>
       <p className="mt-6 max-w-3xl text-lg text-gray-600 dark:text-gray-400">{category.description}</p>
+      <SearchBox labels={search} className="mt-8" />
       <h2 className="sr-only">{labels.articlesInCategory}</h2>
       <div className="mt-12">
         {articles.length > 0 ? (

@@ -14,6 +14,8 @@ import { journeyOrder } from "~/lib/journey.server";
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
 import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, type ContentSection } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
+import { SearchBox } from "~/components/search/search-box";
+import { searchBoxLabels } from "~/lib/search.server";
 import { routes } from "../../../../shared/route-table";
 import type { Route } from "./+types/page";
 import routeCopy from "virtual:route-copy";
@@ -31,6 +33,8 @@ export function loader({ request }: Route.LoaderArgs) {
     page,
     blog: page.list === "blog" ? blogArticles(request) : null,
     help: page.list === "help" ? helpIndex(request) : null,
+    // The help centre and the blog have the search box (/search).
+    search: ["help", "help-centre", "blog"].includes(entry.id) ? searchBoxLabels : null,
     // Every guide, newest first (not grouped by topic: the topics are listed above).
     allHelp: page.list === "help" ? helpArticles(request) : [],
     // /petpawlor-order-complete?order=<id>: what the signed-in buyer bought (the edge sends only their own order: route edgeData).
@@ -56,7 +60,7 @@ export default function ContentPagePage() {
 }
 
 export function ContentPage({ shop }: { shop?: ShopParts }) {
-  const { page, blog, help, allHelp, labels, order } = useLoaderData<typeof loader>();
+  const { page, blog, help, allHelp, labels, order, search } = useLoaderData<typeof loader>();
   const ctas = page.ctas ?? [];
   const sections = page.sections ?? [];
   return (
@@ -65,6 +69,7 @@ export function ContentPage({ shop }: { shop?: ShopParts }) {
         <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">{page.eyebrow}</p>
         <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{page.heading}</h1>
         <p className="mt-6 text-lg leading-8 text-gray-600 dark:text-gray-400">{page.intro}</p>
+        {search && <SearchBox labels={search} className="mt-8" />}
         {ctas.length > 0 && (
           <div className="mt-10 flex flex-wrap gap-4">
             {ctas.map((cta, i) => (

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 func TestTrustedProxies(t *testing.T) {

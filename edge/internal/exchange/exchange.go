@@ -2,7 +2,7 @@
 // JSON (accounts, billing, contact, newsletter) reads its request and
 // answers it, so the rules are written once:
 //
-//   - Guard: the cross-site check (internal/http/crossorigin), 403;
+//   - Guard: the cross-site check (internal/httpx/crossorigin), 403;
 //   - Decode: the body type (a form post from a page without JavaScript, or
 //     JSON; anything else 415), the body cap (MaxBody, and the server's own
 //     limit: 413) and the fields (a form's every field; a JSON object's named
@@ -33,8 +33,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/http/crossorigin"
-	"omnibus/edge/internal/ratelimit"
+	"omnibus/edge/internal/httpx/crossorigin"
+	"omnibus/edge/internal/httpx/response"
 )
 
 // MaxBody is the largest request body an endpoint reads (16 KB, the API's
@@ -199,7 +199,7 @@ type body struct {
 func (v *Vocabulary) Refuse(c echo.Context, r *Refusal, f Form) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	if r.RetryAfter > 0 {
-		ratelimit.RetryAfter(c, r.RetryAfter)
+		response.RetryAfter(c, r.RetryAfter)
 	}
 	if IsForm(c) {
 		if f.State.Form != "" && forms.OnPage(c) {
@@ -247,12 +247,12 @@ func (v *Vocabulary) fieldWords(in Invalid) string {
 
 // Limited answers a request over a rate limit: 429 with Retry-After, as
 // the form's page (f) for a form posted to its page, else as JSON with the
-// wait in words (ratelimit.Refuse).
+// wait in words (response.TooManyRequests).
 func (v *Vocabulary) Limited(c echo.Context, wait time.Duration, f Form) error {
 	if f.State.Form != "" && IsForm(c) && forms.OnPage(c) {
 		return v.Refuse(c, &Refusal{Status: http.StatusTooManyRequests, Code: v.RateLimited, RetryAfter: wait}, f)
 	}
-	return ratelimit.Refuse(c, wait)
+	return response.TooManyRequests(c, wait)
 }
 
 // SeeOther answers 303 to to, never to be cached.

@@ -9,7 +9,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
 
-	"omnibus/edge/internal/http/encoding"
+	"omnibus/edge/internal/httpx/encoding"
 )
 
 func TestNegotiate(t *testing.T) {

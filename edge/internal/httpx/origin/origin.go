@@ -28,14 +28,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"omnibus/edge/internal/http/request"
+	"omnibus/edge/internal/httpx/request"
 )
 
 // Redirect returns middleware that sends requests for any host but
 // publicURL's to publicURL (301 for GET and HEAD, 308 otherwise, so a
 // form post is re-posted with its body). An empty or unparsable publicURL
-// turns it off.
-func Redirect(publicURL string) echo.MiddlewareFunc {
+// turns it off. canonical, when not nil, gives a GET's path and query as the
+// site spells them (cache.Policies.CanonicalURI), so another host with an
+// unusual spelling (/Features/) takes one redirect, not two; that 301 may
+// be cached like any permanent redirect.
+func Redirect(publicURL string, canonical func(*url.URL) string) echo.MiddlewareFunc {
 	u, err := url.Parse(publicURL)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return func(next echo.HandlerFunc) echo.HandlerFunc { return next }
@@ -54,10 +57,19 @@ func Redirect(publicURL string) echo.MiddlewareFunc {
 				code = http.StatusMovedPermanently
 			}
 			uri := r.URL.RequestURI()
-			if !strings.HasPrefix(uri, "/") { // OPTIONS * and absolute forms
+			if code == http.StatusMovedPermanently && canonical != nil {
+				uri = canonical(r.URL)
+			}
+			if !strings.HasPrefix(uri, "/") || strings.HasPrefix(uri, "//") { // OPTIONS * and absolute forms
 				uri = "/"
 			}
-			c.Response().Header().Set("Cache-Control", "no-store")
+			if code == http.StatusMovedPermanently {
+				// The same answer for every visitor of that host and address: a
+				// CDN or browser may keep it, sparing the edge the next one.
+				c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+			} else {
+				c.Response().Header().Set("Cache-Control", "no-store")
+			}
 			return c.Redirect(code, base+uri)
 		}
 	}

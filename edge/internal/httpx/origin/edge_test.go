@@ -83,6 +83,26 @@ func TestOtherHostRedirectsToPublicOrigin(t *testing.T) {
 		}
 	}
 
+	// Another host with another spelling of a page's address takes one
+	// redirect, straight to the page's own address, and that redirect may be
+	// kept by a cache like any permanent one (a POST's 308 may not).
+	for from, to := range map[string]string{
+		"/Features/":             "/features",
+		"/FEATURES?utm_source=x": "/features?utm_source=x",
+		"/blog/index.html":       "/blog",
+	} {
+		res := do("GET", from, "", nil)
+		if res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != public+to {
+			t.Errorf("GET %s on 127.0.0.1: %d Location %q, want 301 %s", from, res.StatusCode, res.Header.Get("Location"), public+to)
+		}
+		if cc := res.Header.Get("Cache-Control"); !strings.Contains(cc, "max-age=") || strings.Contains(cc, "no-store") {
+			t.Errorf("GET %s on 127.0.0.1: Cache-Control %q, want a cacheable permanent redirect", from, cc)
+		}
+	}
+	if res := do("POST", "/register", "", nil); res.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("a POST's 308: Cache-Control %q, want no-store", res.Header.Get("Cache-Control"))
+	}
+
 	// The public origin in any spelling of its case, or named by the proxy, is served.
 	for _, host := range []string{"localhost:8080", "LocalHost:8080"} {
 		if res := do("GET", "/features", host, nil); res.StatusCode != http.StatusOK {
