@@ -36,6 +36,7 @@ import (
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/origin"
+	"omnibus/edge/internal/images"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
@@ -379,6 +380,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		return nil, err
 	}
 	a.Accounts.Register(api)
+	// Images in articles: uploaded in the studio, served from the database
+	// by every edge (/media/images/…).
+	images.New(a.DB, images.Options{}).Register(api, a.Server.Routes, a.studioAccess, accounts.Vocabulary().Guard(cfg.PublicURL))
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())
@@ -466,6 +470,16 @@ func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
 		return 0, false
 	}
 	return acct.ID, true
+}
+
+// studioAccess is the signed-in account of a request and whether it may
+// use the studio (today the staff flag, `edge staff grant`).
+func (a *App) studioAccess(r *http.Request) (id uint64, signedIn, staff bool) {
+	id, ok := a.accountID(nil, r)
+	if !ok {
+		return 0, false, false
+	}
+	return id, true, a.Analytics.IsStaff(r.Context(), id)
 }
 
 // loopbackAddr is the loopback address of this listener (App.URL):
