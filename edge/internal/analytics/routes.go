@@ -13,6 +13,7 @@ import (
 // patterns with parameters (/blog/article/:slug) for the others.
 type routeIndex struct {
 	patterns []string
+	withParams  []bool // by index: the pattern has parameters
 	exact    map[string]int
 	params   []paramRoute
 }
@@ -34,6 +35,7 @@ func parseRoutes(routesJSON []byte) (routeIndex, error) {
 	ri := routeIndex{exact: map[string]int{}}
 	for i, r := range table.Routes {
 		ri.patterns = append(ri.patterns, r.Path)
+		ri.withParams = append(ri.withParams, strings.Contains(r.Path, "/:"))
 		if strings.Contains(r.Path, "/:") {
 			ri.params = append(ri.params, paramRoute{i, routepath.Split(r.Path)})
 		} else {
@@ -67,3 +69,6 @@ func (ri *routeIndex) of(path string) int {
 	}
 	return -1
 }
+
+// hasParams reports whether route i's pattern has parameters.
+func (ri *routeIndex) hasParams(i int) bool { return ri.withParams[i] }
