@@ -69,11 +69,13 @@ test:
 
 ## lint: the static checks, all clean: go vet and staticcheck (pinned) on every Go
 ## module, the server package vetted for macOS too (its Linux-only parts sit behind
-## build tags), and the TypeScript compiler over ssr (react-router typegen, then tsc --noEmit)
+## build tags), the TypeScript compiler over ssr (react-router typegen, then tsc --noEmit),
+## and no tracker numbers anywhere in the tree (scripts/no-issue-refs.sh)
 GO_MODULES  := edge shared devtools deploy/k8s/validate deploy/stack bench/gofloor
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: lint-go lint-ts
 	node scripts/content-dates.mjs --check
+	bash scripts/no-issue-refs.sh
 lint-go:
 	@set -e; for m in $(GO_MODULES); do \
 	  echo "gofmt + go vet + staticcheck: $$m"; \
@@ -208,7 +210,7 @@ bench/floor/build/server/index.js: install $(wildcard bench/floor/*.ts bench/flo
 	node ssr/scripts/precompress.mjs bench/floor/build/client
 
 .PHONY: soak fuzz
-## soak: 200 concurrent logins for 60 s against a fresh edge on loopback; prints peak RSS and status counts (issue 9; not part of make test)
+## soak: 200 concurrent logins for 60 s against a fresh edge on loopback; prints peak RSS and status counts (not part of make test)
 SOAK_ADDR ?= 127.0.0.1:18190
 SOAK_RENDERER_PORT ?= 18191
 soak: build

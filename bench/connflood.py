@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make bench row (h), the connection flood (issue 28.1): one client, from
+"""make bench row (h), the connection flood: one client, from
 many loopback addresses (127.0.1.N: direct peers, not exempt from the
 per-client cap as 127.0.0.1 is), opens and holds connections of three kinds
 until it is stopped (SIGTERM):

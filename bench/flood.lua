@@ -1,4 +1,4 @@
--- wrk script for row (g), the cache flood (issue 28.2): at full speed, a
+-- wrk script for row (g), the cache flood: at full speed, a
 -- random path the route table does not know, a random letter case of a
 -- route, random values of the parameters pages keep (newsletter, reason,
 -- outcome, React Router's _routes, the manifest's paths). None of them may

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/heads.sh EDGE_URL: the bytes of the response head (status line and
 # headers, as curl receives them) of each kind of answer the edge gives, as a
-# Markdown table (issue 31.1: static answers ≤ 400 bytes; pages keep every
+# Markdown table (static answers ≤ 400 bytes; pages keep every
 # security header). make bench (bench/run.sh) calls it; it runs on its own
 # against any edge.
 set -euo pipefail

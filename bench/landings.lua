@@ -1,4 +1,4 @@
--- wrk script for rows (l) and (l0), issue 30: what counting visits costs a
+-- wrk script for rows (l) and (l0): what counting visits costs a
 -- cache hit. Every request asks for / (a cache hit: the edge reads the utm_*
 -- tags, then drops them before its cache); every other one is a flood's: a
 -- landing under a utm_campaign and utm_source never seen before, from a

@@ -3,7 +3,7 @@
 -- (/petpawlor-order-complete?order=<uuid>). Row (d) sends it to the edge, for
 -- which each one is a cache miss that the renderer renders in full and the
 -- cache compresses and stores; row (c) sends the same requests to the
--- renderer alone. Since issue 28.2 the edge keeps a parameter only with a
+-- renderer alone. Since the edge refused random parameter values, it keeps a parameter only with a
 -- value the route table declares, so /?reason=<anything> (this row until
 -- 2026-11-25) became a cache hit; ?order= is the one cached parameter whose
 -- values are a pattern (a UUID), so every value is its own page.

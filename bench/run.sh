@@ -22,7 +22,7 @@
 #       request under a new utm_campaign from a new Referer host
 #       (bench/landings.lua), against (l0) the same on the same edge built
 #       without visit counting (-tags analytics_nocount), alternating: what
-#       counting costs a cache hit (issue 30: at most 3%)
+#       counting costs a cache hit (at most 3%)
 # and, from the edge's Go benchmark, how soon a page is served again after
 # each of 10 crashes of the active renderer child (the warm standby).
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
@@ -125,7 +125,7 @@ done
 WARM_LINE=$(grep -m1 'cache: warming done' "$TMP/edge.log")
 WARM_MS=$(grep -oE 'ms=[0-9]+' <<<"$WARM_LINE" | cut -d= -f2)
 WARM_PAGES=$(grep -oE 'pages=[0-9]+' <<<"$WARM_LINE" | cut -d= -f2)
-# The head of each kind of answer, before the load (issue 31.1).
+# The head of each kind of answer, before the load.
 HEADS=$("$ROOT/bench/heads.sh" "$EDGE_URL")
 
 # --- warm the cache and keep the bytes it serves ------------------------------
@@ -248,7 +248,7 @@ F_TOTAL=$(( $(awk '{ print $1 }' <<<"$R_f") + HOSTILE_RPS ))
 # (g): every cached route warmed (twice: the second visit earns its place),
 # then half the connections ask for / cleanly while half flood the cache
 # (bench/flood.lua) for BENCH_FLOOD_DURATION (default 30s); then every warmed
-# route must still be a hit (issue 28.2).
+# route must still be a hit.
 mapfile -t WARM < <(node -e '
   const t = require(process.argv[1]);
   for (const r of t.routes) if (r.cache !== "private" && !r.path.includes(":")) console.log(r.path);' "$ROOT/shared/routes.json")
@@ -271,7 +271,7 @@ for p in "${WARM[@]}"; do
 done
 [ "$FLOOD_LOST" = 0 ] || say "(g) $FLOOD_LOST of ${#WARM[@]} warmed routes are no longer cache hits after the flood"
 
-# (h): the connection flood (issue 28.1). One client from 40 loopback
+# (h): the connection flood. One client from 40 loopback
 # addresses (direct peers: 127.0.0.1, where wrk runs, is exempt from the
 # per-client cap like a trusted proxy) holds 100 idle keep-alive, 10
 # slowloris and 10 slow-reading connections each: 4,800, more than the
@@ -475,9 +475,9 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo "(bench/landings.lua), on two fresh edges alike but for visit counting (the second built with -tags analytics_nocount)."
   echo "What the counting edge stored: $COUNT_ROWS."
   echo
-  echo "Page cache warm-up at start (CACHE_WARM): $WARM_PAGES cacheable pages rendered and stored in $WARM_MS ms, one at a time (before issue 31: none; each page's first visitor waited for its render)."
+  echo "Page cache warm-up at start (CACHE_WARM): $WARM_PAGES cacheable pages rendered and stored in $WARM_MS ms, one at a time (before warming at start: none; each page's first visitor waited for its render)."
   echo
-  echo "Response head of each kind of answer (bench/heads.sh; before issue 31.1 a static answer carried the page's whole header set: 1,097-1,176 bytes on \`make run\`):"
+  echo "Response head of each kind of answer (bench/heads.sh; before static answers were made lean, a static answer carried the page's whole header set: 1,097-1,176 bytes on \`make run\`):"
   echo
   echo "$HEADS"
   echo
@@ -488,7 +488,7 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo "row (d) filled the cache (CACHE_MAX_BYTES, default 64 MiB) with distinct keys, and the Go heap keeps garbage-collection headroom"
   echo "above that (GOMEMLIMIT caps the whole process). The renderer: $(mb "$RENDERER_RSS")."
   echo
-  echo "Issue 31's figures side by side with the earlier ones (bench/side-by-side.mjs; first visits from the last \`make lighthouse\`):"
+  echo "The page-speed figures side by side with the earlier ones (bench/side-by-side.mjs; first visits from the last \`make lighthouse\`):"
   echo
   node "$ROOT/bench/side-by-side.mjs" "$TMP/figures.json"
   echo
@@ -509,5 +509,5 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo "Rows (c) and (d) render the same page, an order's confirmation under a new order number each time (bench/miss.lua: /petpawlor-order-complete?order=<uuid>, 84 KB):"
   echo "row (d) is a true miss (a cache key never seen before: the edge asks the renderer for the complete document, compresses it in the one encoding"
   echo "asked for, brotli, and stores it, then answers); row (c) is the renderer streaming it to a browser. Until 2026-11-25 both rows asked for \`/\`"
-  echo "and row (d) varied ?reason=, a value the edge now drops (issue 28.2): its 'misses' were hits, and d/c read 144."
+  echo "and row (d) varied ?reason=, a value the edge now drops: its 'misses' were hits, and d/c read 144."
 } | tee "$ROOT/bench/RESULTS.md"

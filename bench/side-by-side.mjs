@@ -1,5 +1,5 @@
-// make bench's side-by-side report (issue 31.7): the figures issue 31 asks
-// about, this run's beside the earlier ones (docs/performance.md holds the
+// make bench's side-by-side report: the page-speed figures
+// (first visit, heads, miss cost, warming, signed-in pages), this run's beside the earlier ones (docs/performance.md holds the
 // history), as one Markdown table appended to bench/RESULTS.md.
 //
 // Input: a JSON file (argument 1) that bench/run.sh writes with this run's
@@ -8,7 +8,7 @@
 // (ssr/lighthouse-results/summary.json), with its date: a Lighthouse run
 // per page type is minutes of Chromium, not part of make bench.
 //
-// signedIn (issue 31.5, another change's row): { signedIn: [rps, p50, p99],
+// signedIn (another change's row): { signedIn: [rps, p50, p99],
 // anonymous: [rps, p50, p99], anonymousLabel } when run.sh measured it; the
 // row says "not measured" otherwise.
 import { existsSync, readFileSync } from "node:fs";
@@ -17,14 +17,14 @@ import path from "node:path";
 const root = path.join(import.meta.dirname, "..");
 const run = JSON.parse(readFileSync(process.argv[2], "utf8"));
 
-// The earlier figures, from docs/performance.md and issue 31 (measured on `make run` or `make bench`).
+// The earlier figures, from docs/performance.md (measured on `make run` or `make bench`).
 const EARLIER = {
-  headStatic: "1,097-1,176 B (before issue 31.1: the page's whole header set on every static answer)",
+  headStatic: "1,097-1,176 B (before static answers were made lean: the page's whole header set on every static answer)",
   headPage: "1,515 B (2026-11-25, before this round)",
-  firstVisit: { "/": "237 KB, 31 requests (issue 31); 204.7 KB, 27 requests (2026-11-25, before the pictures, manifest and worker waited)" },
+  firstVisit: { "/": "237 KB, 31 requests; 204.7 KB, 27 requests (2026-11-25, before the pictures, manifest and worker waited)" },
   dc: "0.52-0.70 (four runs, 2026-11-24; forced miss on / then)",
-  warm: "none: each page's first visitor waited for its render (before issue 31.3)",
-  signedIn: "signed-in / 213 req/s p99 442 ms against /login 444 req/s p99 132 ms (issue 31, one edge on PostgreSQL)",
+  warm: "none: each page's first visitor waited for its render (before warming at start)",
+  signedIn: "signed-in / 213 req/s p99 442 ms against /login 444 req/s p99 132 ms (one edge on PostgreSQL)",
 };
 
 const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
@@ -68,6 +68,6 @@ if (run.signedIn) {
 
 row("Cache warm-up of the whole route table at start", `${run.warmPages} pages in ${run.warmMs} ms`, EARLIER.warm, "first visitor gets a hit");
 
-console.log("| Issue 31 | This run | Earlier | Goal |");
+console.log("| Figure | This run | Earlier | Goal |");
 console.log("|---|---|---|---|");
 console.log(rows.join("\n"));

@@ -49,6 +49,10 @@ type HTTPNames struct {
 	// signed-in visitor owns it, to the pages whose route names "payment";
 	// base64url JSON.
 	PaymentHeader string `json:"paymentHeader"`
+	// ContentHeader carries what a content page shows (an article, a
+	// policy, a list of articles, or a draft on a preview link) from the
+	// edge's content store, base64url JSON (docs/studio-api.md).
+	ContentHeader string `json:"contentHeader"`
 }
 
 // EdgePrefix starts the name of every header only the edge sets.

@@ -3,7 +3,7 @@
 // manifest. The service worker precaches the shell (hashed JS/CSS, the
 // offline page, icons) and answers page navigations network-first, falling
 // back to the last copy it saw, then to /offline.html; client-side navigations'
-// data requests likewise (issue 14: navigation keeps working offline). It waits for the
+// data requests likewise (navigation keeps working offline). It waits for the
 // visitor's 'Reload' before taking over (app/components/pwa/pwa-prompt.tsx),
 // and the edge serves /sw.js with Cache-Control: no-cache so updates are seen.
 import { VitePWA } from "vite-plugin-pwa";

@@ -143,7 +143,7 @@ func TestVarnishInFrontOfTheEdge(t *testing.T) {
 		t.Fatalf("anonymous GET / again (other cookies): X-CDN-Cache %q, want HIT with the same page", again.cdnCache)
 	}
 
-	// The theme cookie (issue 32.3) keeps a copy per theme: a dark visitor
+	// The theme cookie keeps a copy per theme: a dark visitor
 	// gets the dark page (cached for the next dark visitor), and nobody else
 	// gets it.
 	dark := fetch("/", map[string]string{"Cookie": "consent=yes; omnibus_theme=dark"})
@@ -235,7 +235,7 @@ func TestVarnishInFrontOfTheEdge(t *testing.T) {
 
 	// A missing asset answers 404 no-store, and Varnish keeps no copy: the
 	// next request reaches the edge again. (A stored 404 would outlive the
-	// rollout that brings the file, as the 404 a CDN kept in issue 27.3.)
+	// rollout that brings the file, as a CDN once kept one during a rollout.)
 	missing := "/assets/missing-" + token[:8] + ".js"
 	for i := 1; i <= 2; i++ {
 		m := fetch(missing, nil)

@@ -1,4 +1,4 @@
-// The document of / paints from its own bytes (issue 14, docs/decisions/0013-critical-css.md):
+// The document of / paints from its own bytes (docs/decisions/0013-critical-css.md):
 // its <head> carries the first view's CSS inline, the parser meets no
 // stylesheet, preload or script to fetch (docs/decisions/0016-scripts-after-first-paint.md),
 // and the head and everything up to the end of the hero fit
@@ -69,7 +69,7 @@ describe.skipIf(missing)("the document of / (perf-budget.json document.home)", a
   // WebP, the tab icon PNG (scripts/images/make.mjs).
   it("draws no picture from an SVG file", () => {
     const pictures = [...html.matchAll(/<img\b[^>]*?\bsrc="([^"]+)"|url\(([^)]+)\)|<link rel="icon" href="([^"]+)"/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-    // The header's brand mark and the tab icon are one file (issue 31.2): the pattern finds both uses.
+    // The header's brand mark and the tab icon are one file: the pattern finds both uses.
     expect(pictures.filter((src) => src === "/favicon.webp").length, "the brand mark and the tab icon").toBeGreaterThanOrEqual(2);
     expect(pictures, "one favicon: no PNG beside the WebP").not.toContain("/favicon.png");
     expect(pictures.filter((src) => /\.svg\b/.test(src))).toEqual([]);
@@ -107,10 +107,10 @@ describe.skipIf(missing)("the first screen of each page type", async () => {
     expect(late, "classes of the first screen only the full stylesheet defines").toEqual([]);
   });
 
-  // The component catalogue's index (issue 31.6: /blocks shifted by 0.301
+  // The component catalogue's index (/blocks shifted by 0.301
   // when its cards' 10rem preview boxes got their height from the full
   // stylesheet): what lays it out is inline too, its thumbnails included
-  // (pictures in boxes of their ratio, issue 32.6).
+  // (pictures in boxes of their ratio).
   it.skipIf(missing)("/blocks lays out from the inline CSS", async () => {
     const page = "/blocks";
     const html = await render(page);

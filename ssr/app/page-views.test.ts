@@ -1,4 +1,4 @@
-// Issue 30: the edge counts a JavaScript visitor's client-side navigation by
+// The edge counts a JavaScript visitor's client-side navigation by
 // the page's data request (/features.data?_routes=features): nothing else of
 // such a navigation reaches it. React Router sends that request only for a
 // route with a server loader (root's shouldRevalidate keeps root out of it),

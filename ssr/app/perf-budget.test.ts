@@ -1,5 +1,5 @@
 // The landing page's first-load JavaScript against the budget in
-// perf-budget.json (issue 14), read from the client build's route manifest.
+// perf-budget.json, read from the client build's route manifest.
 // Sizes only: they do not vary with the machine's load (timings are
 // benchmarks: make lighthouse, make bench). Needs `make build` (make test
 // builds first); without a build it is skipped, except in CI.

@@ -21,7 +21,7 @@ import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
   // The tab icon is the header's brand mark, one file the page fetches once
-  // (issue 31.2: favicon.png beside it was a second request on every first
+  // (favicon.png beside it was a second request on every first
   // visit). WebP tab icons: Chromium, Firefox, Safari 14+.
   { rel: "icon", href: "/favicon.webp", type: "image/webp" },
   // No manifest link in the document: Chromium fetches a linked manifest and

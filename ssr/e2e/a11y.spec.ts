@@ -1,4 +1,4 @@
-// axe-core on the landing page in both themes (issue 3: zero violations),
+// axe-core on the landing page in both themes (zero violations),
 // at desktop and phone widths, and with the newsletter's error banner open.
 import { expect, test } from "@playwright/test";
 import { axeViolations, COLOUR_RULES, waitForHydration } from "./helpers";

@@ -94,7 +94,7 @@ test.describe("password sign-in", () => {
     await expect(page).toHaveURL("/contact-us");
   });
 
-  // Issue 32: the edge tells every refusal of a registration at once, each
+  // The edge tells every refusal of a registration at once, each
   // next to its field; the password stays only where the browser keeps it.
   test("every refusal of a registration at once, next to its field: with JavaScript, keeping the password as typed", async ({ page, request }) => {
     const id = unique();
@@ -318,7 +318,7 @@ test.describe("Google sign-in", () => {
 
   test.afterAll(() => edge?.stop());
 
-  // Issue 9: someone registered Jane's address with their own password; Jane
+  // Someone registered Jane's address with their own password; Jane
   // signs in with Google (a verified e-mail): the unproved password and the
   // sessions it made stop working. (The provider's user is jane.doe@example.com.)
   test("Google into a previously unverified account revokes the password set without proof", async ({ page, browser }) => {
@@ -337,7 +337,7 @@ test.describe("Google sign-in", () => {
     await page.getByRole("link", { name: auth.google.button }).click();
     await expect(page).toHaveURL(`${G_ORIGIN}/contact-us`);
 
-    // Issue 28.7: the proved owner is told what happened, on the page they land on and on the
+    // The proved owner is told what happened, on the page they land on and on the
     // next page they open (the edge's reclaimed notice, auth.json's words).
     const banner = page.locator("[data-notice]");
     await expect(banner).toHaveText(auth.messages.reclaimed);
@@ -497,7 +497,7 @@ test.describe("Google sign-in", () => {
     await context.close();
   });
 
-  // Issue 32.1: Google knows no store name, so the account Google made (jane's, taken back from
+  // Google knows no store name, so the account Google made (jane's, taken back from
   // the unproved registration above, which took its store with it) names its store before any
   // plan, on a server-rendered step that works without JavaScript; merchant home then names the
   // store as typed, not its subdomain.

@@ -1,4 +1,4 @@
-// The template demo routes (issue 13): server-rendered, noindex, out of the
+// The template demo routes: server-rendered, noindex, out of the
 // sitemap, no console errors, no axe violations and no sideways scrolling at
 // 360 px, in both themes; the interactive blocks work with the keyboard.
 import { expect, test } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Issue 30: campaign short links and the staff page, against the real edge
+// Campaign short links and the staff page, against the real edge
 // and renderer. Each short link of shared/content/campaign-links.json must
 // lead to a page that renders its #anchor; the staff page shows the visits
 // (a short link, pages with and without JavaScript, a crawler) with its

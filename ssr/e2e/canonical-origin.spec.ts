@@ -1,4 +1,4 @@
-// Issue 32.1: one canonical origin. The edge runs as `make run` runs it
+// One canonical origin. The edge runs as `make run` runs it
 // (PUBLIC_URL http://localhost:<port>, payments in test mode) and the
 // merchant types the other spelling of the address, http://127.0.0.1:<port>.
 // Every page is sent to the public origin first, so the whole journey
@@ -70,7 +70,7 @@ async function journey(page: Page, js: boolean, slug: string, storeTitle: string
   await page.getByRole("button", { name: auth.register.submit }).click();
   await expect(page).toHaveURL(`${PUBLIC}/contact-us`, SLOW);
 
-  // Issue 32.2: the welcome names the store as typed, says where the confirmation went and offers it again.
+  // The welcome names the store as typed, says where the confirmation went and offers it again.
   const welcome = page.locator("[data-welcome]");
   await expect(welcome.getByRole("heading")).toHaveText(fill(w.heading, { store: storeTitle }));
   await expect(welcome.locator("[data-verify]")).toContainText(fill(w.verifyTo, { email }));
@@ -113,7 +113,7 @@ async function journey(page: Page, js: boolean, slug: string, storeTitle: string
   await expect(paid).toContainText(journeyCopy.home.next);
   await expect(page.getByText(footer.cta.title)).toHaveCount(0);
 
-  // The merchant's own page is not for search engines (issue 32.5).
+  // The merchant's own page is not for search engines.
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
   // A marketing page names the public origin in its canonical link.
   await page.goto(`${OTHER}/features`);

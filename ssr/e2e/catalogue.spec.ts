@@ -1,4 +1,4 @@
-// Issue 32.6: the catalogue a marketer uses. Every /blocks thumbnail shows
+// The catalogue a marketer uses. Every /blocks thumbnail shows
 // its block; every demo gets the width its block needs; every block page says
 // where each component lives and how a page uses it, with content JSON that
 // parses; the blog layout demos show their content JSON; the

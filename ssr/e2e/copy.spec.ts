@@ -1,4 +1,4 @@
-// Issue 32.4: the copy a first visit reads. One spelling of "email", the
+// The copy a first visit reads. One spelling of "email", the
 // uptime stated without "claimed", help categories by name, the contact
 // page's email address and phone number as links, and a newsletter refusal
 // that says what is wrong with the address; the footer's About is a page

@@ -1,4 +1,4 @@
-// The Content-Security-Policy against the real pages (issue 10): on every
+// The Content-Security-Policy against the real pages: on every
 // page type no `securitypolicyviolation` fires, the inline theme script runs
 // (the stored dark preference is applied before hydration) and React
 // hydrates. Anonymous visitors get the page cache's copy, whose inline scripts

@@ -1,4 +1,4 @@
-// What a first-time visitor downloads (issue 14): no Google sign-in code when
+// What a first-time visitor downloads: no Google sign-in code when
 // Google is not configured, the footer's code only as it comes into view, no
 // copy of the footer inside the document's loader data, and navigation links
 // that fetch their page on intent (hover or focus), before the click.

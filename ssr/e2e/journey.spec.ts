@@ -81,7 +81,7 @@ test.describe("the merchant's journey", () => {
     const welcome = page.locator("[data-welcome]");
     await expect(welcome.getByRole("heading")).toHaveText("Your store Jane Pet Shop is created");
     // Jane confirms her address from the e-mailed link (else a later Google sign-in with it
-    // would take the unproved account back: issue 28.7), and is told so where it lands.
+    // would take the unproved account back), and is told so where it lands.
     const edgeDir = path.join(import.meta.dirname, "..", "..", "edge");
     let link = "";
     await expect.poll(() => (link = confirmationLink(edgeDir, EMAIL)), SLOW).not.toBe("");

@@ -1,4 +1,4 @@
-// Issue 31.6: the component catalogue (/blocks) and its demo pages do not
+// The component catalogue (/blocks) and its demo pages do not
 // shift as they load (CLS ≤ 0.01), on a phone as Lighthouse's mobile run
 // loads it: 412 px wide, slow 4G-like network, CPU slowed 4x, so the full
 // stylesheet arrives well after the first paint (/blocks shifted by 0.301
@@ -6,7 +6,7 @@
 import { type Page, expect, test } from "@playwright/test";
 import { routes, waitForHydration } from "./helpers";
 
-// Every demo page measured 0 after issue 31.6 (each ~4 s under a phone's
+// Every demo page measured 0 once card heights were in the first-view CSS (each ~4 s under a phone's
 // network and CPU; all 49 took 2.3 min on this 2-core machine); make test
 // measures a bounded set: /blocks, /blocks/images, whose examples shifted most
 // (0.021) while the catalogue's script-only controls (theme switch, copy)

@@ -36,7 +36,7 @@ test.describe("on a phone", () => {
   });
 });
 
-// Issue 32.3: Escape closes the open menu wherever the focus is, and Tab
+// Escape closes the open menu wherever the focus is, and Tab
 // and Shift+Tab stay inside it while it is open (the page behind is covered).
 test.describe("the open phone menu keeps the keyboard", () => {
   test.use({ viewport: { width: 390, height: 844 } });

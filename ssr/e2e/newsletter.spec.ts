@@ -53,11 +53,11 @@ test("idle → loading (button disabled, form busy) → 'Subscribed!'", async ({
   expect(sent).toEqual({ body: { emailaddress: address }, contentType: "application/json" });
   // Still on the same page: no document load.
   await expect(page).toHaveURL("/");
-  // The field clears after 'Subscribed!' (issue 13).
+  // The field clears after 'Subscribed!'.
   await expect(email).toHaveValue("");
 });
 
-test("'not-an-email' is refused in the browser with the edge's rule, before any request (issue 13)", async ({ page }) => {
+test("'not-an-email' is refused in the browser with the edge's rule, before any request", async ({ page }) => {
   const { box, email, submit } = await openBox(page);
   let requests = 0;
   page.on("request", (request) => request.url().includes("/news-letter/") && requests++);

@@ -1,4 +1,4 @@
-// Issue 32.5: one URL per page. A path that names a route in another letter
+// One URL per page. A path that names a route in another letter
 // case is sent to the route table's spelling by the edge, before anything
 // renders (one rule for every route; slugs in lower case); transactional
 // pages are noindex; plans and FAQ items have stable anchors.

@@ -1,4 +1,4 @@
-// Issue 30: page views of a visitor with JavaScript, counted at the edge from
+// Page views of a visitor with JavaScript, counted at the edge from
 // what the real client sends. A client-side navigation reaches the edge only
 // as the page's data request (/features.data?_routes=features); a hover first
 // prefetches it (Sec-Purpose: prefetch, not counted), and the click then

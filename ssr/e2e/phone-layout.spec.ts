@@ -1,4 +1,4 @@
-// Issue 32.4: the home page laid out for phones of 360 to 430 px. The hero's
+// The home page laid out for phones of 360 to 430 px. The hero's
 // highlighted line never leaves its last word alone on a line ("all."), and
 // the 8-card feature grid leaves no hole: every row reaches the grid's
 // right edge. At 1280 px too, where SPEC's 3 columns leave 2 cards in the

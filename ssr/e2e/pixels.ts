@@ -1,4 +1,4 @@
-// Whether a picture shows something (the /blocks thumbnails, issue 32.6): at
+// Whether a picture shows something (the /blocks thumbnails): at
 // least 1% of its pixels are not in its most common colour (the background;
 // colours compared at 5 bits a channel), and the box around those pixels
 // covers at least 4% of the picture. A blank thumbnail had 0.1% of its pixels

@@ -20,7 +20,7 @@ const SW_FILE = path.join(import.meta.dirname, "..", "build", "client", "sw.js")
 async function installed(page: Page): Promise<string> {
   await page.goto("/");
   await waitForHydration(page);
-  // The worker registers at the visitor's first interaction (issue 31.2; e2e/first-visit.spec.ts).
+  // The worker registers at the visitor's first interaction (e2e/first-visit.spec.ts).
   await page.keyboard.press("Shift");
   return page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
 }
@@ -30,14 +30,14 @@ async function controlled(page: Page) {
   await page.reload();
   await waitForHydration(page);
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
-  // The prompt watches for new versions from the visitor's first interaction (issue 31.2).
+  // The prompt watches for new versions from the visitor's first interaction.
   await page.keyboard.press("Shift");
 }
 
 test("the page links a web app manifest with PNG icons of 192 and 512 pixels", async ({ page, request }) => {
   await page.goto("/");
   await waitForHydration(page);
-  // Linked at the visitor's first interaction (issue 31.2: Chromium fetches a linked manifest and its icon on every load).
+  // Linked at the visitor's first interaction (Chromium fetches a linked manifest and its icon on every load).
   await page.keyboard.press("Shift");
   const href = await page.locator('link[rel="manifest"]').getAttribute("href");
   expect(href).toBe("/manifest.webmanifest");
@@ -81,7 +81,7 @@ const overlaps = (a: { x: number; y: number; width: number; height: number }, b:
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 for (const { path, covered } of [
-  // Issue 32.3: nor the header (logo, navigation, Sign in, Get Started, the phone menu button).
+  // Nor the header (logo, navigation, Sign in, Get Started, the phone menu button).
   { path: "/", covered: ["header", "main >> role=link[name='Get Started']", "main >> role=link[name='Schedule Demo']"] },
   { path: "/register", covered: ["header", "main >> role=textbox[name='Your name']", "main >> role=button[name='Create store']"] },
 ]) {
@@ -90,7 +90,7 @@ for (const { path, covered } of [
     await page.setViewportSize({ width, height });
     await page.goto(path);
     await waitForHydration(page);
-    await page.keyboard.press("Shift"); // the worker registers at the first interaction (issue 31.2)
+    await page.keyboard.press("Shift"); // the worker registers at the first interaction
     const prompt = page.locator("[data-pwa-prompt]");
     await expect(prompt).toHaveAttribute("data-pwa-prompt", "offline-ready", { timeout: 30_000 });
     const box = (await prompt.boundingBox())!;
@@ -113,7 +113,7 @@ test("offline: a visited page opens from the cache, an unvisited one shows the o
 
     await page.goto("/partner-with-us");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are offline");
-    // Styled under the strict CSP (issue 32.3): its stylesheet applies, light and dark.
+    // Styled under the strict CSP: its stylesheet applies, light and dark.
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await page.emulateMedia({ colorScheme: "light" });
     await expect.poll(background).toBe("rgb(255, 255, 255)");

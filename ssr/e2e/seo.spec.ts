@@ -1,4 +1,4 @@
-// What a crawler and a link previewer read (issue 29), read as they read it:
+// What a crawler and a link previewer read, read as they read it:
 // the server's HTML as a bot gets it, parsed by libraries that are not the
 // site's own: the sitemap (fast-xml-parser), every page of it for its
 // JSON-LD (JSON.parse, checked against Google's structured-data guidelines

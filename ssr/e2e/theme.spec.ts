@@ -110,7 +110,7 @@ test("an image that fails to load becomes the placeholder at the same size", asy
   expect(box!.height / box!.width).toBeCloseTo(400 / 640, 1);
 });
 
-// Issue 32.3: without JavaScript the theme buttons are a form: Dark posts to the edge, which
+// Without JavaScript the theme buttons are a form: Dark posts to the edge, which
 // sets the theme cookie and sends the browser back to the page, rendered dark by the server.
 // The page cache keeps that dark copy apart: a light visitor never gets it.
 test.describe("theme buttons without JavaScript", () => {

@@ -1,4 +1,4 @@
-// Issue 32.3: what a visitor types (or the browser autofills) before the
+// What a visitor types (or the browser autofills) before the
 // page has hydrated survives hydration, in every form: the register form no
 // longer wipes a name typed in the first moments and then refuses "Please
 // enter your name"; the contact form and the footer's newsletter box keep

@@ -9,7 +9,7 @@
 // average: simulated throttling scales the CPU time it measures, so on a busy
 // machine FCP/LCP/TBT grow; the byte columns do not vary with load.
 //
-// Exits 1 when a page's median misses the goal of issue 14: Performance ≥ 99,
+// Exits 1 when a page's median misses the performance goal: Performance ≥ 99,
 // the other three categories 100, FCP ≤ 1.2 s, LCP ≤ 1.5 s, TBT ≤ 50 ms, CLS 0.
 //
 // Knobs: LIGHTHOUSE_RUNS (default 3), LIGHTHOUSE_PORT (default 8097; the floor
@@ -102,7 +102,7 @@ async function audit(url, chromePort, label, run) {
   const score = (id) => Math.round((lhr.categories[id].score ?? 0) * 100);
   const num = (id) => lhr.audits[id].numericValue;
   const bytes = { Script: 0, Stylesheet: 0, Document: 0 };
-  // Every byte the first visit moved (issue 31.2: ≤ 180 KB on /), and how many requests.
+  // Every byte the first visit moved (≤ 180 KB on /), and how many requests.
   let total = 0;
   let requests = 0;
   for (const item of lhr.audits["network-requests"].details?.items ?? []) {

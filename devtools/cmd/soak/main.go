@@ -1,5 +1,6 @@
-// Command soak is `make soak`: a bounded load test of password sign-in
-// (issue 9). It starts the built edge on a loopback port with a fresh
+// Command soak is `make soak`: a bounded load test of password sign-in,
+// which once took the edge to gigabytes of memory under concurrent logins
+// (docs/decisions/0009-account-verification.md). It starts the built edge on a loopback port with a fresh
 // SQLite database, registers one account, then fires -concurrency logins at
 // once, over and over, for -duration (wrong passwords and unknown addresses,
 // each worker from its own client IP through X-Forwarded-For, which the

@@ -1,7 +1,7 @@
 package main
 
-// A drain signs nobody out and closes no connection without an answer
-// (issue 28.5), tested on the edge itself, without a proxy in front: signed-
+// A drain signs nobody out and closes no connection without an answer,
+// tested on the edge itself, without a proxy in front: signed-
 // in merchants' browsers, each a keep-alive connection straight to the
 // edge, load journey pages while the edge gets SIGTERM. As a load balancer
 // would, the clients keep opening new connections for a while after the

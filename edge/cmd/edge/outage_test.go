@@ -1,6 +1,6 @@
 package main
 
-// A database outage is not a site outage (issue 27, "Done when"): three
+// A database outage is not a site outage: three
 // edge processes on one PostgreSQL, as an operator runs them, the database
 // reached through a CutProxy. With the caches warm, the database goes away
 // for 15 s: first a partition that drops packets (nothing refused, nothing

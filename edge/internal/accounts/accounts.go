@@ -293,7 +293,7 @@ func fail(status int, code string) *problem { return &problem{Status: status, Co
 
 var errUnavailable = fail(http.StatusServiceUnavailable, codeUnavailable)
 
-// Per-address limits of sign-in and reset (issue 32.2): an office of about
+// Per-address limits of sign-in and reset: an office of about
 // twenty people behind one address (NAT, a proxy) never meets them — each
 // signing in and asking a reset link at the same morning minute, some
 // mistyping twice — while a guesser from one address is still slowed, and

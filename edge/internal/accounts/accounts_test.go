@@ -99,7 +99,7 @@ func TestRegisterValidation(t *testing.T) {
 
 // Without JavaScript the register form posts form-encoded to /register and
 // gets a 303 to /contact-us when created; when not, the page again with what
-// was typed (never the password) and every field's error (issue 13).
+// was typed (never the password) and every field's error.
 func TestRegisterFormPost(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		st := newSite(t, db, nil, nil)
@@ -128,7 +128,7 @@ func TestRegisterFormPost(t *testing.T) {
 	})
 }
 
-// Issue 32: a short password, a taken e-mail and a taken store name are all
+// A short password, a taken e-mail and a taken store name are all
 // told in one answer — JSON: errorDetail the first (in the form's order)
 // and fieldErrors every one; without JavaScript: the page with each next to
 // its field, what was typed but never the password. Nothing is created.

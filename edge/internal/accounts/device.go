@@ -19,7 +19,7 @@ import (
 )
 
 // Device cookies (OWASP's "Slow Down Online Guessing Attacks with Device
-// Cookies", issue 28.4). A successful sign-in (password or Google) gives the browser a
+// Cookies"). A successful sign-in (password or Google) gives the browser a
 // cookie, signed by the edge, naming the account's e-mail (hashed) and when
 // it expires. A sign-in to that account from that browser skips the
 // per-account limits strangers' guesses run into, and its password check

@@ -14,7 +14,7 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// Issue 28.4: 200 concurrent guessers from as many addresses at one account
+// 200 concurrent guessers from as many addresses at one account
 // (they filled the hashing queue, and the owner got in 3 of 18 times on
 // SQLite, 1 of 18 on PostgreSQL). With the per-account limit across
 // addresses and device cookies, the owner's known browser signs in at least

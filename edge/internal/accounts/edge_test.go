@@ -99,7 +99,7 @@ func TestEdgeRealPages(t *testing.T) {
 		t.Fatalf("anonymous /login: %d", res.StatusCode)
 	}
 	// The reset page keeps its token out of Referer headers; a link that
-	// names no reset is said on the page that offers a new one (issue 32.2).
+	// names no reset is said on the page that offers a new one.
 	res, _ = anon.do("GET", "/reset-password?token=abc", "")
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Referrer-Policy") != "no-referrer" || res.Header.Get("Location") != "/forgot-password?error=resetInvalid" {
 		t.Fatalf("/reset-password with an unknown link: %d %v", res.StatusCode, res.Header)

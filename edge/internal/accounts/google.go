@@ -283,7 +283,7 @@ func (s *Service) googleAccount(ctx context.Context, id *identity) (*Account, *p
 			// The provider vouches for the address: link the account. If the
 			// address was never proved, whoever set the password was never
 			// shown to own it: the verified identity wins, the unproved
-			// password and every session it made are revoked (issue 9).
+			// password and every session it made are revoked.
 			if p := s.linkGoogle(ctx, acct, id); p != nil {
 				return nil, p
 			}
@@ -336,7 +336,7 @@ const orderCancelled = "cancelled"
 // linkGoogle links a Google subject to an account found by its (verified)
 // e-mail. An account whose address was never proved is taken back by its
 // proved owner in the same transaction, leaving nothing of the unproved
-// party (issue 28.7): its password, sessions and open e-mailed links are
+// party: its password, sessions and open e-mailed links are
 // revoked; the name becomes the owner's, the store name is freed, pending
 // licence orders are cancelled and the status is back to account_created
 // (recorded in account_status_changes); reclaimed_at makes the owner's

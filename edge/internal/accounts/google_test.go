@@ -229,7 +229,7 @@ func TestGoogleProviderUnreachable(t *testing.T) {
 }
 
 // A Google sign-in proves the browser's owner as well as a password does:
-// it gets the device cookie too (issue 28.4), in both flows, so a guess
+// it gets the device cookie too, in both flows, so a guess
 // flood at the account does not lock that browser out of a later
 // password sign-in.
 func TestGoogleSignInSetsTheDeviceCookie(t *testing.T) {

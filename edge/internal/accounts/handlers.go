@@ -62,7 +62,7 @@ func (s *Service) register(c echo.Context) error {
 	storeCode := storeNameProblem(f["storeName"], slug)
 	ctx := c.Request().Context()
 	// A taken e-mail and a taken store name are told with every other
-	// refusal, in one answer (issue 32).
+	// refusal, in one answer.
 	emailTaken, storeTaken, err := s.taken(ctx, email, emailCode == "", slug, storeCode == "")
 	if err != nil {
 		slog.ErrorContext(ctx, "accounts: register lookup", "err", err)
@@ -84,7 +84,7 @@ func (s *Service) register(c echo.Context) error {
 		return refuse(c, p, st)
 	}
 	acct := &Account{Name: name, Email: email, PasswordHash: hash, StoreName: &slug, StoreTitle: storeTitle(f["storeName"]), Status: StatusAccountCreated, CreatedAt: now, UpdatedAt: now}
-	// The account and its session in one transaction (issue 28.6): a
+	// The account and its session in one transaction: a
 	// registration answered as failed left nothing behind (no account, no
 	// mail), so trying again works.
 	secret := token.New()
@@ -183,7 +183,7 @@ func (s *Service) login(c echo.Context) error {
 	}
 	// A browser that signed in to this account before (its device cookie)
 	// is limited on its own; any other is limited per client and account
-	// together, and per account whatever the address (issue 28.4: guesses
+	// together, and per account whatever the address (guesses
 	// from many addresses), so strangers' guesses lock the account to
 	// strangers only.
 	device := s.knownDevice(c.Request(), email)

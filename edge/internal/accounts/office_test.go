@@ -9,7 +9,7 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// Issue 32.2: an office of twenty behind one address, all signing in and
+// An office of twenty behind one address, all signing in and
 // asking a reset link in the same minute (three sign-in tries and two reset
 // requests each), meets no per-address limit; one account is still limited
 // on its own, whatever the address.

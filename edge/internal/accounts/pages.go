@@ -33,7 +33,7 @@ var accountKey = http.CanonicalHeaderKey(AccountHeader)
 //   - /reset-password: Referrer-Policy no-referrer, so the token in its URL
 //     never leaves in a Referer; opened with a link that is unknown, used
 //     or expired, a 303 to /forgot-password?error=resetInvalid, which says
-//     so before any form is filled in and offers a new link (issue 32.2).
+//     so before any form is filled in and offers a new link.
 //
 // A database error while reading the session is logged and the page is
 // served as to an anonymous visitor (the cookie is kept).
@@ -113,7 +113,7 @@ func accountJSON(status, notice string) string {
 }
 
 // reclaimedNotice is how long the owner's pages say that the account was
-// taken back from an unproved registration (issue 28.7).
+// taken back from an unproved registration.
 const reclaimedNotice = 24 * time.Hour
 
 // notice is the message a signed-in visitor's pages show: "reclaimed" for

@@ -10,7 +10,7 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// Issue 28.7: when Google proves the real owner of an address someone had
+// When Google proves the real owner of an address someone had
 // registered without proving it, the account kept the attacker's name,
 // store name, pending order and pending_initial_license_payment status.
 // Now nothing of theirs is left, and the owner's pages say what happened.

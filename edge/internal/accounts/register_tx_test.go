@@ -40,7 +40,7 @@ func (m *mailbox) count(to string) int {
 	return m.sent[to]
 }
 
-// Issue 28.6: the account was committed, then the session's insert failed:
+// The account was committed, then the session's insert failed:
 // the answer was 503, the confirmation mail went out anyway, and the retry
 // got 409. Now the two are one transaction: a registration answered as
 // failed leaves no account and sends no mail, and trying again works.

@@ -10,7 +10,7 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// Issue 32.2: the welcome's "send the link again" mails a new confirmation
+// The welcome's "send the link again" mails a new confirmation
 // link to the signed-in account's address (a form post without JavaScript
 // comes back to /contact-us?verify=sent), at most three per ten minutes;
 // the store name is kept as typed beside its subdomain.

@@ -115,7 +115,7 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		sender, _ := mail.New("", "no-reply@omnibus.test", db)
 		st := newSite(t, db, sender, nil)
 		st.register(st.browser(), "ana@example.com", "ana-shop")
-		db.Where("1 = 1").Delete(&mail.OutboxMessage{}) // the address confirmation (issue 9)
+		db.Where("1 = 1").Delete(&mail.OutboxMessage{}) // the address confirmation
 		for _, email := range []string{"ana@example.com", "nobody@example.com"} {
 			wantRedirect(t, st.do(st.browser(), "POST", "/forgot-password", url.Values{"email": {email}}), http.StatusSeeOther, "/forgot-password?sent=1")
 		}
@@ -130,7 +130,7 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		tok := secret.Get("token")
 		b := st.browser()
 		page := "/reset-password?token=" + tok
-		// Issue 32.2: a working link opens the form; an unknown one is said before any form.
+		// A working link opens the form; an unknown one is said before any form.
 		if a := st.do(b, "GET", page, nil); a.status != http.StatusOK || a.header.Get("Referrer-Policy") != "no-referrer" {
 			t.Fatalf("GET %s: %d %v", page, a.status, a.header)
 		}

@@ -25,7 +25,7 @@ const choosePlanPath = "/choose-plan"
 // nameStore: POST /oaccount/store-name {storeName}, and the same form
 // posted to /choose-plan without JavaScript. An account made by Google
 // sign-in has no store (the provider knows no store name): this step asks
-// for it before anything else of onboarding (issue 32.1: the sign-in still
+// for it before anything else of onboarding (the sign-in still
 // lands on /contact-us as SPEC §4 says, whose welcome leads here), with the rules
 // and words of the register form's field. The store gets the subdomain
 // (Slug) and keeps the name as typed (StoreTitle), which merchant pages

@@ -10,7 +10,7 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// Issue 32.1: an account made by Google sign-in has no store; the step that
+// An account made by Google sign-in has no store; the step that
 // names it is on /choose-plan, whose form (with or
 // without JavaScript) creates the store with the name as typed, under the
 // register form's rules; the name, once set, stays.

@@ -109,7 +109,7 @@ func (s *Service) checkAvailability(c echo.Context) error {
 }
 
 // storeTitle is the store name as the merchant typed it, for their pages
-// (issue 32.2): spaces trimmed and collapsed, at most 100 characters.
+// (the welcome, the merchant home): spaces trimmed and collapsed, at most 100 characters.
 func storeTitle(raw string) string {
 	t := strings.Join(strings.Fields(raw), " ")
 	if r := []rune(t); len(r) > 100 {

@@ -7,7 +7,7 @@ import (
 	"omnibus/shared"
 )
 
-// Issue 26 item 2: the store-name rule's cases in shared/validation-cases.json
+// The store-name rule's cases in shared/validation-cases.json
 // (the renderer's slugify and storeNameError run the same table): the slug a
 // wanted name becomes, and why it is refused before the database is asked.
 func TestStoreNameCases(t *testing.T) {

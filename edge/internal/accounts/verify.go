@@ -110,7 +110,7 @@ func (s *Service) verifyEmail(c echo.Context) error {
 
 // resendVerification: POST /oaccount/verify-email/resend, by the signed-in
 // merchant whose address is not confirmed yet (the welcome's "send the link
-// again", issue 32.2): a new link to the account's address, at most three
+// again"): a new link to the account's address, at most three
 // per ten minutes per account. JSON: 200 {data:{message}}; a form post
 // without JavaScript: 303 to /contact-us?verify=sent (or =wait when
 // limited), where the welcome says it. Signed out: 401, or 303 to /login.

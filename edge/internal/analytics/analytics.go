@@ -1,6 +1,6 @@
 // Package analytics counts page views at the edge, where every page request
 // passes (cache hits included), without a script, a cookie or anything that
-// names a visitor (issue 30; docs/analytics.md, decision 0028):
+// names a visitor (docs/analytics.md, decision 0028):
 //
 //   - views per day by page (an article by its own path), landings (no same-site Referer) by
 //     campaign (utm tags, read before the edge drops them) and by referring

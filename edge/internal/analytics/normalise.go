@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Bounds of what one visitor's request can add (issue 30: nothing an
+// Bounds of what one visitor's request can add (nothing an
 // outsider sends grows the counts without bound).
 const (
 	// maxValue caps a normalised utm value.

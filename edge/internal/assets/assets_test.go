@@ -120,7 +120,7 @@ func TestHashedAssetEncodings(t *testing.T) {
 			t.Errorf("Content-Length %q for a %d-byte body", got, rec.Body.Len())
 		}
 		if hd.Get("ETag") == "" || hd.Get("Last-Modified") != "" || hd.Get("Accept-Ranges") != "" {
-			t.Errorf("want an ETag, no Last-Modified nor Accept-Ranges (issue 31.1): %v", hd)
+			t.Errorf("want an ETag, no Last-Modified nor Accept-Ranges: %v", hd)
 		}
 		if got := decode(t, c.want, rec.Body.Bytes()); got != js {
 			t.Errorf("Accept-Encoding %q: decoded body %q", c.accept, got)

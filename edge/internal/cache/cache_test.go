@@ -217,7 +217,7 @@ func TestConcurrentMissesRenderOnce(t *testing.T) {
 	}
 }
 
-// Issue 26 item 3: while the renderer fails (here: its answer breaks off),
+// While the renderer fails (here: its answer breaks off),
 // the requests that missed together share the one failed render's answer
 // (the edge's 503 page): none of them goes to the failing renderer again,
 // and nothing is stored.

@@ -75,7 +75,7 @@ var manifestQuery = map[string]bool{"paths": true, "version": true}
 // keptQuery is raw with only the parameters the page at p reads, sorted. A
 // cached page keeps a parameter only with a value the route table declares
 // (the first such value), so random values are neither renders nor cache
-// entries of their own (issue 28.2).
+// entries of their own.
 func (ps Policies) keptQuery(p, raw string) string {
 	if raw == "" {
 		return ""

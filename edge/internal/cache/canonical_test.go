@@ -52,8 +52,8 @@ func TestCanonicalAddresses(t *testing.T) {
 	if q := up.lastRequest().URL.RawQuery; q != "_routes=root%2Cfeatures" {
 		t.Errorf("/features.data: renderer saw %q", q)
 	}
-	// A cached page's parameter keeps only a value the route table declares
-	// (issue 28.2); React Router's _routes only this table's route ids.
+	// A cached page's parameter keeps only a value the route table declares,
+	// so random values cannot each become a render and an entry; React Router's _routes only this table's route ids.
 	for _, junk := range []string{"?outcome=x1", "?newsletter=random", "?newsletter=error&reason=nope"} {
 		get(h, "/contact-us"+junk)
 		if q := up.lastRequest().URL.RawQuery; q != "" && q != "newsletter=error" {
@@ -110,7 +110,7 @@ func TestManifestKeepsItsQuery(t *testing.T) {
 	if got != "paths=%2Ffeatures%2C%2Fblog&version=abc123" {
 		t.Fatalf("the renderer saw %q", got)
 	}
-	// Paths it does not know are dropped from the question (issue 28.2).
+	// Paths it does not know are dropped from the question.
 	got = ""
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Fxq7z%2C%2Ffeatures&version=abc123", nil))
 	if got != "paths=%2Ffeatures&version=abc123" {
@@ -127,7 +127,7 @@ func TestManifestKeepsItsQuery(t *testing.T) {
 	}
 }
 
-// Issue 32.5: a path that names a route in another letter case is sent to
+// A path that names a route in another letter case is sent to
 // the route table's spelling (slugs in lower case), one rule for every
 // route, before anything renders; a path that names no route in any case
 // is left to the not-found page.

@@ -46,8 +46,8 @@ func encodeBytes(enc encoding, b []byte) []byte {
 	return httpenc.Bytes(enc.String(), b)
 }
 
-// Each stored page is compressed once per encoding actually asked for
-// (issue 31.4): a render compresses the one its visitor accepts (warming:
+// Each stored page is compressed once per encoding actually asked for,
+// never every encoding up front: a render compresses the one its visitor accepts (warming:
 // both, in the background), and a later visitor asking for the other gets
 // it made then, once.
 

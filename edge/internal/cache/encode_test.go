@@ -9,7 +9,7 @@ import (
 	"github.com/andybalholm/brotli"
 )
 
-// Issue 31.4: a miss compresses the stored page only in the encoding its
+// A miss compresses the stored page only in the encoding its
 // visitor accepts; a later visitor asking for the other gets it made once,
 // correct, and counted against the cache's bound.
 func TestMissCompressesOnlyWhatIsAsked(t *testing.T) {

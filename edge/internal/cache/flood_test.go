@@ -22,7 +22,7 @@ import (
 const floodDuration = 3 * time.Second
 
 // An attacker's flood of random paths, random letter cases of the routes and
-// random values of the kept parameters (issue 28.2: 30 s of random 404s
+// random values of the kept parameters (30 s of random 404s
 // evicted 72 of 72 cached routes) leaves every warmed page a HIT: unknown
 // paths share one not-found entry, undeclared parameter values are dropped
 // before the cache, and what is asked for once cannot evict what was asked

@@ -33,8 +33,8 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 		if !known {
 			// Every path the route table does not know is the one
 			// not-found page: one render and one entry for them all, so
-			// random paths are neither renders nor entries of their own
-			// (issue 28.2).
+			// random paths are neither renders nor entries of their own,
+			// and a flood of them cannot evict the pages visitors read.
 			key = withVariant(notFoundKey(r.URL.Path), r)
 			old = c.store.get(key)
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 31.5: a signed-in visitor's page that carries none of their own data
+// A signed-in visitor's page that carries none of their own data
 // (no edgeData) is rendered once per sign-in status, like an anonymous page
 // once: the account header the edge set (status and notice, never who) is
 // part of the key, the render is asked with it and no cookie, and every

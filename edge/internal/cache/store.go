@@ -97,7 +97,7 @@ func (e *entry) computeSize() {
 }
 
 // store is a map of entries bounded by the total size of the entries in
-// bytes, evicted by a segmented LRU (issue 28.2): a page enters on
+// bytes, evicted by a segmented LRU: a page enters on
 // probation and is promoted to the protected segment when it is asked for
 // again; eviction takes the least recently used page on probation first, so
 // a flood of pages asked for once (random paths and parameters) churns the

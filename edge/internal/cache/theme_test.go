@@ -9,7 +9,7 @@ import (
 	"omnibus/edge/internal/theme"
 )
 
-// Issue 32.3: the page cache keeps one copy of a page per colour theme, as
+// The page cache keeps one copy of a page per colour theme, as
 // the renderer writes it on <html> from the theme cookie: a dark visitor's
 // page is never served to a light or system visitor (nor the other way),
 // only three copies can exist whatever the cookie says, the renderer is

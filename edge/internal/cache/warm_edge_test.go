@@ -16,7 +16,7 @@ import (
 	"omnibus/shared"
 )
 
-// Issue 31.3, through the production wiring: after a fresh start, once
+// A first visitor gets a hit, through the production wiring: after a fresh start, once
 // warming is done, the first GET of every cacheable page of the route table
 // (articles and help topics included) is a hit, in brotli, gzip and
 // identity; after a purge of everything, on the edge that took it and (on

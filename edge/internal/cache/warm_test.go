@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Issue 31.3: the route table's cacheable pages (parameterised ones from the
+// The route table's cacheable pages (parameterised ones from the
 // given slugs, never private ones) are warmed in the background; while a
 // visitor waits for a render, warming waits; once done, every page is a hit.
 func TestWarmingPausesForVisitorsAndFillsTheCache(t *testing.T) {

@@ -345,7 +345,7 @@ func TestFormPostRedirectsBackToItsPage(t *testing.T) {
 }
 
 // A refused post without JavaScript comes back as its page with what was
-// typed and every invalid field, not only the first (issue 13).
+// typed and every invalid field, not only the first.
 func TestRefusedFormPostIsItsPageWithEveryError(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		e, _ := newServer(db)

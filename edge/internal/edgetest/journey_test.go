@@ -22,7 +22,7 @@ import (
 // the edge while pages render came from somewhere else (the renderer).
 const walkHeader = "X-Test-Walk"
 
-// The renderer never calls the edge (issue 26.1): a merchant part-way
+// The renderer never calls the edge: a merchant part-way
 // through the journey and a signed-out visitor open every page of the route
 // table and every journey page with its query (the order just paid, the
 // test-mode payment), and each journey page shows the merchant's data (the

@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkSignedInPage is a signed-in visitor's / through the whole edge
-// and the real renderer (issue 31.5): the session lookup, the cache's
+// and the real renderer: the session lookup, the cache's
 // bypass, the render and the compression, as make bench's row (h) measures
 // it with wrk. With -cpuprofile it shows where the edge's share goes.
 //

@@ -17,7 +17,7 @@ import (
 	"omnibus/shared"
 )
 
-// Issue 13, through the whole edge with the real renderer, on both
+// Forms work without JavaScript, through the whole edge with the real renderer, on both
 // databases: forms posted without JavaScript to their own page come back,
 // when refused, as that page with what was typed (never a password) and
 // every field's error; the page is nobody else's and never cached.

@@ -62,7 +62,7 @@ func TestSlotsFromMachine(t *testing.T) {
 
 // A known device's sign-in (DoFirst) gets the next free slot ahead of every
 // stranger already waiting, and is not refused because their waiting room
-// is full (issue 28.4).
+// is full.
 func TestDoFirstAheadOfDo(t *testing.T) {
 	q := New(1, 5*time.Second, 3)
 	hold := make(chan struct{})

@@ -18,7 +18,7 @@ import (
 var contextExceptions = map[string]string{}
 
 // Every warning or error logged while a request is being answered carries
-// that request's id (issue 27: "every error line has the request id"): the
+// that request's id, so the on-call engineer can follow one request: the
 // logger adds request_id to lines logged with the request's context
 // (oncall.Handle), so such lines must be logged with ErrorContext /
 // WarnContext.

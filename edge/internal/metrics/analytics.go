@@ -2,7 +2,7 @@ package metrics
 
 import "github.com/prometheus/client_golang/prometheus"
 
-// Page views and crawler visits (issue 30), read from the analytics
+// Page views and crawler visits, read from the analytics
 // tracker's counters at each scrape: nothing more on the request path.
 // Only these two have labels of bounded cardinality (the route table, the
 // crawler names of shared/bots.json); campaigns and referrers stay in the

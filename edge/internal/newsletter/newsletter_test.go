@@ -300,7 +300,7 @@ func TestSubscribeFormPostStorageFailure(t *testing.T) {
 
 // The footer's form posted without JavaScript goes to the page it is on: a
 // subscription is a redirect back there, a refusal the page again with the
-// address (issue 13). On a page with a form of its own it names itself.
+// address. On a page with a form of its own it names itself.
 func TestSubscribeFormPostedToItsPage(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		e, _ := newServer(db)

@@ -25,7 +25,7 @@ func (failingSender) Send(context.Context, mail.Message) error {
 
 // The confirmation mail is sent after the visitor was answered, outside the
 // handler: its error line still names the request that caused it, so an
-// on-call engineer can find the visitor's request (issue 27.8).
+// on-call engineer can find the visitor's request.
 func TestBackgroundMailErrorCarriesTheRequestID(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		var out bytes.Buffer

@@ -23,7 +23,7 @@ func heapInuse() uint64 {
 }
 
 // A flood from 1 M distinct addresses leaves the limiter's memory under a
-// fixed ceiling (issue 28.3: 1.7 M addresses took the edge from 31 to
+// fixed ceiling (1.7 M addresses took the edge from 31 to
 // 746 MiB), and the client that keeps trying through it is still limited.
 func TestMemoryHasACeiling(t *testing.T) {
 	const addresses = 1_000_000

@@ -6,7 +6,7 @@
 //
 // In memory a bucket is one number, its theoretical arrival time (GCRA, as
 // in shared.go), kept under a 64-bit hash of its key in an LRU of at most
-// MaxKeys entries per limiter (issue 28.3): however many addresses a flood
+// MaxKeys entries per limiter: however many addresses a flood
 // comes from, the limiter's memory has a ceiling (about 8 MiB at the default
 // 65,536 keys), and the buckets given up first are the ones idle longest, so
 // a client that keeps trying keeps its bucket. nginx's limit_req zones do

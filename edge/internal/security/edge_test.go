@@ -131,7 +131,7 @@ func TestHeadersOnEveryAnswer(t *testing.T) {
 	}
 
 	// A handler's own value wins over the default, once (here on the
-	// redirect of an unknown reset link to /forgot-password, issue 32.2).
+	// redirect of an unknown reset link to /forgot-password).
 	req, _ := http.NewRequest("GET", e.URL+"/reset-password?token=abc", nil)
 	req.Header.Set("User-Agent", edgetest.ChromeUA)
 	res, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)

@@ -379,7 +379,7 @@ func inlineHashes(body, lower []byte, tag string, attr []byte) []string {
 // (?is)(<tag\b[^>]*>)(.*?)</tag\s*> it replaces (TestElementsAsTheExpression),
 // in a twentieth of the time: every miss of the page cache seals its
 // document, and on an 84 KB page the expression took about as long as
-// compressing it (issue 31.4).
+// compressing it.
 func elements(lower []byte, tag string) [][3]int {
 	var out [][3]int
 	open, end := []byte("<"+tag), []byte("</"+tag)

@@ -40,7 +40,7 @@ func TestPolicyIsStrict(t *testing.T) {
 	for name, want := range map[string]string{
 		"default-src":     "'none'",
 		"script-src":      "'nonce-abcdefghijklmnopqrstuv' 'strict-dynamic'",
-		"object-src":      "<absent>", // default-src 'none' covers it (issue 31.1: no redundant directives)
+		"object-src":      "<absent>", // default-src 'none' covers it (no redundant directives)
 		"base-uri":        "'none'",
 		"frame-ancestors": "'none'",
 		"form-action":     "'self'",

@@ -85,7 +85,7 @@ func staticBuild(t *testing.T) string {
 // answer does not carry them (docs/decisions/0037-lean-static-answers.md).
 var documentOnly = []string{"X-Frame-Options", "Referrer-Policy", "Permissions-Policy", "Cross-Origin-Opener-Policy", "X-Request-Id"}
 
-// Issue 31.1: a static file's answer carries what applies to a file (type,
+// A static file's answer carries what applies to a file (type,
 // length, caching, validators, nosniff, CORP, HSTS on https; an SVG its own
 // script-less CSP) in at most 400 bytes of head, even behind https; pages
 // keep the whole set.

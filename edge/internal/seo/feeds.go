@@ -25,7 +25,7 @@ type builtFeeds struct {
 }
 
 // Other names readers and people guess for the blog's feed: 301 to RSSPath.
-// /feed.xml is the name issue 29 tried; /feed is WordPress's, the address
+// /feed.xml is the name a crawler review tried first; /feed is WordPress's, the address
 // most feed readers probe.
 var feedAliases = []string{"/feed.xml", "/feed"}
 

@@ -289,7 +289,7 @@ func TestFeeds(t *testing.T) {
 	}
 }
 
-// The feed's other names (/feed.xml, which issue 29 found a 404, and
+// The feed's other names (/feed.xml, which a crawler review found a 404, and
 // WordPress's /feed) are permanent redirects to the RSS feed.
 func TestFeedAliasesRedirect(t *testing.T) {
 	e := newEcho(t, "https://omnibus.example")

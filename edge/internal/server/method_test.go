@@ -29,7 +29,7 @@ func TestHealthMethods(t *testing.T) {
 	}
 }
 
-// HEAD works wherever GET does (issue 28.9): every GET route of the edge,
+// HEAD works wherever GET does: every GET route of the edge,
 // the API's included, answers HEAD with GET's status and headers and no
 // body. HEAD /api/v1/platform-features was 404.
 func TestHeadWhereverGet(t *testing.T) {

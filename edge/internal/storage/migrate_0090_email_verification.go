@@ -19,7 +19,7 @@ type emailVerification struct {
 
 func (emailVerification) TableName() string { return "email_verifications" }
 
-// Migration 90 (issue 9): accounts.email_verified_at — NULL until the owner
+// Migration 90: accounts.email_verified_at — NULL until the owner
 // of the address proved it (a link sent to it, or Google's verified e-mail).
 // Accounts made by Google sign-in were proved when they were made.
 func init() {

@@ -2,7 +2,7 @@ package storage
 
 import "gorm.io/gorm"
 
-// Migration 91 (issue 9): newsletter double opt-in. A subscription is
+// Migration 91: newsletter double opt-in. A subscription is
 // pending (confirmed_at NULL) until the link mailed to the address is
 // opened; confirm_token_hash is the SHA-256 of that link's token (unique
 // while set), confirm_sent_at when it was mailed. Rows from before this

@@ -3,7 +3,7 @@ package storage
 import "gorm.io/gorm"
 
 // contactMessageCV is the column migration 130 adds to contact_messages: the
-// link to a CV that the /career form asks for (issue 13).
+// link to a CV that the /career form asks for.
 type contactMessageCV struct {
 	CVURL string `gorm:"column:cv_url;size:500;not null;default:''"`
 }

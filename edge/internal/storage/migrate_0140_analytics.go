@@ -2,7 +2,7 @@ package storage
 
 import "gorm.io/gorm"
 
-// analyticsCount is migration 140's table (issue 30): the edge's visit
+// analyticsCount is migration 140's table: the edge's visit
 // counts, one row per day and key, added into by every edge with one upsert
 // per key (internal/analytics). Nothing in it names a visitor: kind is
 // view, crawl, click, campaign or referrer; dim1 and dim2 are a route

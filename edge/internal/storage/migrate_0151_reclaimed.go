@@ -2,7 +2,7 @@ package storage
 
 import "gorm.io/gorm"
 
-// Migration 151 (issue 28.7): accounts.reclaimed_at — when the proved owner
+// Migration 151: accounts.reclaimed_at — when the proved owner
 // of the address (Google) took the account back from a party that had
 // registered it without proving it; the owner's pages say so for a day.
 func init() {

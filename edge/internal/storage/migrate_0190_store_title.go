@@ -5,7 +5,7 @@ import "gorm.io/gorm"
 // accountStoreTitle is the column migration 190 adds to accounts: the store
 // name as the merchant typed it ("Jane's Pet Shop"), shown on their pages,
 // beside store_name, the unique subdomain made from it ("janes-pet-shop").
-// Accounts made before it have ” and are shown their subdomain (issue 32.2).
+// Accounts made before it have ” and are shown their subdomain.
 type accountStoreTitle struct {
 	StoreTitle string `gorm:"column:store_title;size:400;not null;default:''"`
 }

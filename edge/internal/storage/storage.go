@@ -82,7 +82,7 @@ func OpenSQLite(path string, opts ...Option) (*DB, error) {
 	// instead of failing at once; foreign keys are off by default in SQLite.
 	// _txlock=immediate: every transaction takes the write lock when it
 	// begins, so one that reads before it writes waits its turn instead of
-	// failing with SQLITE_BUSY when it tries to upgrade (issue 9).
+	// failing with SQLITE_BUSY when it tries to upgrade.
 	dsn := path + "?_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)"
 	g, err := gorm.Open(sqlite.Open(dsn), gormConfig())
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 
 // A transaction that reads before it writes, run 50 times at once, never
 // fails with SQLITE_BUSY: on SQLite each transaction takes the write lock
-// when it begins (issue 9, item 6); PostgreSQL runs the same test.
+// when it begins (decision 0009, finding 6); PostgreSQL runs the same test.
 func TestConcurrentReadThenWrite(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		if err := db.Exec("CREATE TABLE txlock_probe (id integer primary key, n integer not null)").Error; err != nil {

@@ -9,7 +9,7 @@ import (
 	"omnibus/edge/internal/storage"
 )
 
-// minSQLite is the oldest bundled SQLite the edge accepts (issue 28.10): the
+// minSQLite is the oldest bundled SQLite the edge accepts: the
 // driver pinned 3.41.2 (2023, modernc.org/sqlite v1.23.1); modernc.org/sqlite
 // v1.62.0 bundles 3.54.1.
 var minSQLite = [3]int{3, 54, 0}

@@ -12,7 +12,7 @@ export function InvertedNavLayout({ children }: { children: ReactNode }) {
       <main id="main" className="flex-1">
         {children}
       </main>
-      {/* The "open your store" band is for visitors: a signed-in merchant has a store (issue 32.2). */}
+      {/* The "open your store" band is for visitors: a signed-in merchant has a store. */}
       <Footer showCta={!signedIn} />
     </div>
   );

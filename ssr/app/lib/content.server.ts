@@ -49,7 +49,7 @@ export const categories: HelpCategory[] = helpCategories.categories;
 for (const article of [...help.list, ...help.bySlug.values()]) {
   const category = categories.find((c) => c.slug === article.category);
   if (!category) throw new Error(`help article ${article.slug}: unknown category "${article.category}"`);
-  // Cards and pages name the category, not its slug (issue 32.4).
+  // Cards and pages name the category, not its slug.
   article.categoryTitle = category.title;
 }
 

@@ -1,5 +1,5 @@
 // React Router's scripts and the full stylesheet, fetched after the first
-// paint (issue 14, docs/decisions/0016-scripts-after-first-paint.md).
+// paint (docs/decisions/0016-scripts-after-first-paint.md).
 //
 // React Router's <Scripts> writes <link rel="modulepreload"> into <head> and
 // an inline module script whose static imports start every chunk's download

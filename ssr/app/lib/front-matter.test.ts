@@ -14,7 +14,7 @@ describe("formatDate", () => {
   });
 });
 
-// Issue 26 item 2: shared/front-matter-cases.json, which the edge's parser
+// Shared/front-matter-cases.json, which the edge's parser
 // (edge/internal/content.Parse) runs too.
 describe("shared/front-matter-cases.json", () => {
   it.each(cases.cases)("$name", (c) => {

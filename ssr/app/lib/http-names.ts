@@ -17,3 +17,5 @@ export const ORDER_HEADER: string = names.orderHeader;
 export const PAYMENT_HEADER: string = names.paymentHeader;
 /** The colour theme the visitor chose (light or dark; absent: system), which the server renders on <html>: lib/theme.ts. */
 export const THEME_COOKIE: string = names.themeCookie;
+/** What a content page shows (base64url JSON: article, policy, lists, preview) from the edge's content store: lib/content.server.ts. */
+export const CONTENT_HEADER: string = names.contentHeader;

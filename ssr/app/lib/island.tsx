@@ -1,5 +1,5 @@
 // Lazy hydration of below-the-fold parts of a page ("islands"), so their code
-// is not part of the first load (issue 14). The server renders an island like
+// is not part of the first load. The server renders an island like
 // any component (its HTML is in the document, and works without JavaScript:
 // links are links, forms post). In the browser React hydrates everything
 // else at once and keeps the island's server HTML as it is until its code is

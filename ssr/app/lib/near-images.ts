@@ -1,4 +1,4 @@
-// Pictures below the first screen wait for the visitor (issue 31.2: a first
+// Pictures below the first screen wait for the visitor (a first
 // visit of / fetches nothing its first screen does not need).
 //
 // Every <Image> is an <img loading="lazy"> inside a <picture> whose first

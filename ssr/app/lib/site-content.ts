@@ -1,7 +1,7 @@
 // The site-wide copy (company facts, footer, newsletter box) is the same on
 // every page, so it is part of the footer's JS chunk, which the browser
-// downloads once and caches, rather than of every document's loader data
-// (issue 14). The root loader sends only the three configured values its
+// downloads once and caches, rather than of every document's loader data,
+// which keeps the document small. The root loader sends only the three configured values its
 // {placeholders} stand for (site.server.ts); server and client fill them in
 // the same way, so hydration matches.
 import { useMemo } from "react";

@@ -88,7 +88,7 @@ describe("ThemeSwitcher", () => {
     expect(document.documentElement.classList.contains("dark")).toBe(false);
   });
 
-  it("is a form posting to the edge without JavaScript, and with it sets the cookie the server renders from (issue 32.3)", () => {
+  it("is a form posting to the edge without JavaScript, and with it sets the cookie the server renders from", () => {
     emulateSystemDark(false);
     render(<ThemeSwitcher />);
     const dark = screen.getByRole("button", { name: "Dark" }) as HTMLButtonElement;

@@ -1,7 +1,7 @@
 // What a visitor typed (or the browser autofilled) into a form before the
 // page hydrated. React then puts each controlled field back to its state,
 // which wiped a name typed in the first ~100 ms of /register; the form then
-// said "Please enter your name" (issue 32.3). entry.client.tsx captures the
+// said "Please enter your name". entry.client.tsx captures the
 // fields whose value differs from the server's before hydrating; a form
 // takes its fields' values once it has mounted (useAuthForm).
 const typed = new Map<string, string>();

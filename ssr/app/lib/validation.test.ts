@@ -14,7 +14,7 @@ describe("shared/validation-cases.json", () => {
 });
 
 // The five copies of the e-mail rule are one: sign-in and the contact form
-// agree (issue 9: `a,b@x.in` passed one and failed the other).
+// agree (`a,b@x.in` passed one and failed the other).
 import auth from "../../../shared/content/auth.json";
 import contact from "../../../shared/content/contact.json";
 import { emailError, validateRegister } from "../components/auth/validation";

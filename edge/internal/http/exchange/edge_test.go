@@ -13,7 +13,7 @@ import (
 	"omnibus/shared"
 )
 
-// Issue 26 item 2: every endpoint that takes a form or JSON reads its
+// Every endpoint that takes a form or JSON reads its
 // request through the one decoder and answers through the one helper, on the
 // app's own wiring: an oversized body is 413, a body of another type 415, a
 // cross-site form post 403, JSON that does not parse 400 — each as

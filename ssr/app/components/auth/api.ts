@@ -22,7 +22,7 @@ export interface SignInStatus {
   omnicustomerStatus: string;
   /** Where the rules send this visitor (the edge adds it when signed in). */
   redirectTo?: string;
-  /** Words the pages show this visitor once (the edge's notice: the account was reclaimed, issue 28.7). */
+  /** Words the pages show this visitor once (the edge's notice: the account was reclaimed). */
   notice?: string;
 }
 
@@ -45,7 +45,7 @@ export function destinationFor(status: SignInStatus): { to: string; fullLoad: bo
 /**
  * An answer that is not 2xx: its status, the server's errorDetail and, when
  * the server refused fields, the words for each (fieldErrors: every refusal
- * at once, issue 32).
+ * at once).
  */
 export class ApiError extends Error {
   constructor(

@@ -201,7 +201,7 @@ describe("register page", () => {
     expect(screen.queryByText(auth.messages.passwordCommon)).toBeNull();
   });
 
-  it("shows every refusal of the server next to its field at once, keeping what was typed, the password too (issue 32)", async () => {
+  it("shows every refusal of the server next to its field at once, keeping what was typed, the password too", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(async (url) =>
       String(url).includes("check-omnidomain-availability")
         ? json(200, { data: { name: "anas-saris", available: true, message: auth.messages.storeNameAvailable } })
@@ -287,7 +287,7 @@ describe("session in the root loader", () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it("turns the edge's reclaimed notice into auth.json's words, and nothing else into words (issue 28.7)", () => {
+  it("turns the edge's reclaimed notice into auth.json's words, and nothing else into words", () => {
     const reclaimed = signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"account_created","notice":"reclaimed"}' }));
     expect(reclaimed?.notice).toMatch(/Google confirmed this e-mail address is yours/);
     expect(signInStatus(req({ [ACCOUNT_HEADER]: '{"isLoggedIn":true,"omnicustomerStatus":"active","notice":"<b>hi</b>"}' }))?.notice).toBeUndefined();

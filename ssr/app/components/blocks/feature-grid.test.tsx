@@ -28,7 +28,7 @@ describe("FeatureGrid", () => {
     expect(grid.className).not.toContain("lg:grid-cols-4");
   });
 
-  it("lets the last card span the columns a short last row leaves, so no row ends in a hole (issue 32.4)", () => {
+  it("lets the last card span the columns a short last row leaves, so no row ends in a hole", () => {
     expect(lastCardSpan(8, 3)).toBe("lg:col-span-2"); // the landing page: 3 + 3 + 2, two columns at sm
     expect(lastCardSpan(7, 3)).toBe("sm:col-span-2 lg:col-span-3");
     expect(lastCardSpan(9, 3)).toBe("sm:col-span-2 lg:col-span-1");

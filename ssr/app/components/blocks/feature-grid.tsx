@@ -39,7 +39,7 @@ const COLUMNS: Record<number, string> = {
 };
 
 // The last card of a row left short spans the columns left over, so no row
-// ends in a hole (issue 32.4: SPEC's 8 landing cards in 3 columns left one).
+// ends in a hole (SPEC's 8 landing cards in 3 columns left one).
 // Two columns from sm, the given number from lg; whole class names for Tailwind.
 const SM_SPAN = "sm:col-span-2";
 const LG_SPAN: Record<number, string> = { 1: "lg:col-span-1", 2: "lg:col-span-2", 3: "lg:col-span-3" };

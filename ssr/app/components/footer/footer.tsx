@@ -21,8 +21,7 @@ export interface FooterProps {
 
 export function Footer({ showCta = true, newsletterId = "newsletter", navLabel = "Footer" }: FooterProps) {
   // The social icons are masks: an inline url() is fetched with the document's
-  // style, wherever the footer is (5 requests, 4.1 KB of a first visit of /,
-  // issue 31.2). The server writes the url as a variable nothing reads where
+  // style, wherever the footer is (5 requests, 4.1 KB of a first visit of /). The server writes the url as a variable nothing reads where
   // scripts run; the footer is an island whose code loads as it nears the
   // viewport or at the first interaction (lib/island.tsx), and once mounted
   // it draws them. Without JavaScript a (scripting: none) rule draws them.

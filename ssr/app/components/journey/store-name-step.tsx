@@ -1,4 +1,4 @@
-// The store-name step (issue 32.1): an account made by Google sign-in has no
+// The store-name step: an account made by Google sign-in has no
 // store yet, since the provider knows no store name. Before any plan, the
 // merchant names the store: a plain form posting to /choose-plan (the route
 // table's store-name form), which the edge answers with a 303 back to the

@@ -122,7 +122,7 @@ function MobileMenu() {
     };
     // While it is open, Escape closes it (wherever the focus is) and Tab
     // keeps the focus inside it, cycling through what it shows: the page
-    // behind is covered (issue 32.3).
+    // behind is covered.
     const onKey = (event: KeyboardEvent) => {
       if (!menu.open) return;
       const summary = menu.firstElementChild as HTMLElement;

@@ -111,7 +111,7 @@ it("reloads anyway when the new version never takes over, after a few seconds", 
   expect(reload).toHaveBeenCalledTimes(1);
 });
 
-// Issue 31.2: a visitor who only looks fetches neither the manifest (and the
+// A visitor who only looks fetches neither the manifest (and the
 // icon Chromium fetches with it) nor the worker that precaches the whole shell.
 it("links the manifest and registers the worker at the first interaction, not before", async () => {
   setUp({ pageControlled: false });

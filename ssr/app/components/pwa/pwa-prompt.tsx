@@ -20,7 +20,7 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
   // The Reload of a waiting version, once registered (register.ts).
   const takeUpdate = useRef<(() => void) | null>(null);
 
-  // At the visitor's first interaction, not at load (issue 31.2): the
+  // At the visitor's first interaction, not at load: the
   // service worker's install precaches the whole shell (the manifest link
   // comes with that interaction too: lib/near-images.ts). A visitor who only
   // looks fetches neither; a returning visitor's page is served by the
@@ -48,7 +48,7 @@ export function PwaPrompt({ enabled = !import.meta.env.DEV }: { enabled?: boolea
 
   return (
     // A small note just under the header, at its right on wide screens: the header, its menu and
-    // the first screen's calls to action stay visible and usable while it shows (issue 32.3).
+    // the first screen's calls to action stay visible and usable while it shows.
     <div aria-live="polite" className="pointer-events-none fixed inset-x-3 top-[4.5rem] z-50 sm:left-auto sm:right-4 sm:w-96">
       {state && (
         <Suspense fallback={null}>

@@ -7,8 +7,7 @@ export const meta = routeMeta;
 
 // An (empty) server loader: React Router asks the edge for this page's data
 // (/forgot-password.data) only for a route that has one, and that request is how the
-// edge counts a client-side navigation here as a page view (issue 30,
-// docs/analytics.md; app/page-views.test.ts fails without it).
+// edge counts a client-side navigation here as a page view (docs/analytics.md; app/page-views.test.ts fails without it).
 export const loader = () => null;
 
 export default function ForgotPasswordPage() {

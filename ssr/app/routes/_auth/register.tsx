@@ -12,7 +12,7 @@ export const meta = routeMeta;
 // (empty) server loader keeps the page server-rendered: a route with only a
 // clientLoader would render its hydration fallback instead. Once the check
 // lets the visitor in, the clientLoader asks for that loader's data
-// (/register.data): the request by which the edge counts the page view (issue 30;
+// (/register.data): the request by which the edge counts the page view (docs/analytics.md;
 // a redirected visitor's is not one).
 export const loader = () => null;
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {

@@ -106,7 +106,7 @@ export default function BlogDemoPage() {
             <section>
               <h2 className="text-xl font-bold tracking-tight">Archive</h2>
               <div className="mt-4">
-                {/* The featured post above is not listed again (issue 32.6). */}
+                {/* The featured post above is not listed again. */}
                 <ArticleList articles={articles.slice(1)} readMore={labels.readMore} layout="compact" />
               </div>
             </section>
@@ -115,7 +115,7 @@ export default function BlogDemoPage() {
           <ArticleList articles={articles} readMore={labels.readMore} layout={layout} headingLevel="h2" />
         )}
       </div>
-      {/* Below the layout it describes: what the page gives the list (issue 32.6). */}
+      {/* Below the layout it describes: what the page gives the list. */}
       <section aria-label="Content of this layout" className="mt-16">
         <UsagePanel title={`Layout ${layout}`} home={home} source="shared/content/blog/*.md (the posts' front matter)" json={JSON.stringify(listContent(layout, articles, labels.readMore), null, 2)} hydrated={hydrated} />
       </section>

@@ -136,7 +136,7 @@ describe("demo pages", () => {
   }
 });
 
-// Issue 32.6: a marketer learns from each block page where its component lives
+// A marketer learns from each block page where its component lives
 // and how a page uses it, and the JSON shown is content that reproduces the block.
 describe("how a page uses a block", () => {
   const { homes = {} } = catalogueData();
@@ -173,7 +173,7 @@ describe("how a page uses a block", () => {
   }
 });
 
-// Issue 32.6: every /blocks thumbnail shows its block (e2e/pixels.ts: the blank
+// Every /blocks thumbnail shows its block (e2e/pixels.ts: the blank
 // ones had 0.1% of their pixels drawn, the "mostly empty" ones a corner of the frame).
 describe("the /blocks thumbnails", () => {
   const dir = path.resolve(import.meta.dirname, "../../../public");

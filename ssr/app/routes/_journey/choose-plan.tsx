@@ -3,8 +3,8 @@
 // posting to POST /api/v1/licenses/initialiseLicenses, which answers 303 to
 // the payment page (or, for a free plan, the merchant home). Each card lists
 // the plan's features; a plan priced on request (Enterprise) offers the way
-// to sales instead of a button (issue 32.2). An account without a store (made
-// by Google sign-in) first names it here (StoreNameStep, issue 32.1).
+// to sales instead of a button. An account without a store (made
+// by Google sign-in) first names it here (StoreNameStep).
 import { redirect, useLoaderData } from "react-router";
 import { JourneyAlert } from "~/components/journey/journey";
 import { StoreNameStep } from "~/components/journey/store-name-step";

@@ -1,7 +1,7 @@
 // The journey pages' loaders read the signed-in merchant's data from the
 // headers the edge attaches (shared/http.json, route edgeData) and never make
 // a request of their own: fetch throws here, as a renderer with no way to
-// the edge would (issue 26.1). Signed out (no headers), they show nobody's data.
+// the edge would. Signed out (no headers), they show nobody's data.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import names from "@omnibus/shared/http.json";
 import type { JourneyOrder, MerchantOverview } from "~/lib/journey.server";

@@ -102,7 +102,7 @@ function onboardingWelcome(request: Request) {
   };
 }
 
-/** The text with the site's support email and phone number as mailto: and tel: links (issue 32.4). */
+/** The text with the site's support email and phone number as mailto: and tel: links. */
 function ContactLinks({ text }: { text: string }) {
   const settings = (useRouteLoaderData("root") as { settings?: SiteSettings } | undefined)?.settings;
   const { email = "", phone = "" } = settings ?? {};

@@ -3,7 +3,7 @@
 // route id, plus the article index on /blog and /help-centre. The pages that
 // sell (/petpawlor, /petpawlor-order-complete, /old-pricing) are the same page
 // with the journey's parts, in their own route module (shop-page.tsx), so the
-// others never load that code (issue 14).
+// others never load that code.
 import { data, Link, useLoaderData } from "react-router";
 import { ArticleList, blogHref, helpCategoryHref, helpHref } from "~/components/content/article-list";
 import type { BuyPetPawlor, OrderSummary } from "~/components/journey/journey";

@@ -12,7 +12,7 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// Issue 9 item 5: the development outbox never writes a message's body (and
+// The development outbox never writes a message's body (and
 // its single-use link) to the log; `edge mail` prints it from the database.
 func TestOutboxLinkNeverLogged(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
@@ -38,7 +38,7 @@ func TestOutboxLinkNeverLogged(t *testing.T) {
 	})
 }
 
-// Issue 9 item 4: a value filled into a mail template cannot add lines,
+// A value filled into a mail template cannot add lines,
 // control characters or bidi overrides to the body.
 func TestFillCannotBreakOut(t *testing.T) {
 	got := mail.Fill("Hello {name},\n\n{link}\n", map[string]string{

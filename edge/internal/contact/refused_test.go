@@ -15,7 +15,7 @@ func validForm() url.Values {
 	return url.Values{"topic": {"contact-us"}, "name": {"Ana Lima"}, "email": {"ana@example.com"}, "message": {"We would like a demo of the platform."}}
 }
 
-// Issue 9 item 8: cross-site posts are refused (403 with errorDetail), a
+// Cross-site posts are refused (403 with errorDetail), a
 // body type the endpoint does not take is 415; nothing is stored.
 func TestCrossSiteAndBodyTypeRefused(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
@@ -52,7 +52,7 @@ func TestCrossSiteAndBodyTypeRefused(t *testing.T) {
 	})
 }
 
-// Issue 9 items 4 and 9: control and bidi characters are refused in every
+// Control and bidi characters are refused in every
 // field (line breaks only in the message), on both databases.
 func TestContactControlCharacters(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {

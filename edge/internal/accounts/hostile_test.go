@@ -22,9 +22,12 @@ import (
 	"omnibus/edge/internal/token"
 )
 
+// What a hostile visitor could do to accounts, one test per finding of
+// docs/decisions/0009-account-verification.md.
+
 var verifyRE = regexp.MustCompile(`https?://\S+/api/v1/oaccount/verify-email\?token=[A-Za-z0-9_-]+`)
 
-// Item 1: registration e-mails a single-use link that proves the address.
+// Finding 1 of decision 0009: registration e-mails a single-use link that proves the address.
 func TestRegisterSendsVerificationLink(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		smtpd := mailtest.Start(t)
@@ -59,7 +62,7 @@ func TestRegisterSendsVerificationLink(t *testing.T) {
 	})
 }
 
-// Item 1: someone registers Jane's address with their own password; when
+// Finding 1 of decision 0009: someone registers Jane's address with their own password; when
 // Jane signs in with Google (a verified e-mail), the unproved password and
 // every session it made are revoked.
 func TestPreAccountTakeover(t *testing.T) {
@@ -92,7 +95,7 @@ func TestPreAccountTakeover(t *testing.T) {
 	})
 }
 
-// Item 2: password hashing runs under a bound; past the queue deadline the
+// Finding 2 of decision 0009: password hashing runs under a bound; past the queue deadline the
 // answer is 503 with Retry-After and an errorDetail, and no account is made.
 func TestHashingBound(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
@@ -132,7 +135,7 @@ func TestHashingBoundFromMachine(t *testing.T) {
 	}
 }
 
-// Item 3: wrong passwords from one network slow that network down for the
+// Finding 3 of decision 0009: wrong passwords from one network slow that network down for the
 // account; the owner's right password from another network still works.
 func TestOwnerNotLockedOut(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
@@ -153,7 +156,7 @@ func TestOwnerNotLockedOut(t *testing.T) {
 	})
 }
 
-// Item 4: text fields refuse control and bidi characters with 400 and an
+// Finding 4 of decision 0009: text fields refuse control and bidi characters with 400 and an
 // errorDetail, on both databases (NUL used to be a 503 on PostgreSQL).
 func TestControlCharactersRefused(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
@@ -187,7 +190,7 @@ func TestControlCharactersRefused(t *testing.T) {
 	})
 }
 
-// Item 6: 50 concurrent registrations, logins and resets all succeed on
+// Finding 6 of decision 0009: 50 concurrent registrations, logins and resets all succeed on
 // SQLite (one writer at a time, each transaction taking the lock first) and
 // on PostgreSQL.
 func TestConcurrentWrites(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"omnibus/edge/internal/storage/storagetest"
 )
 
-// Issue 9 item 8: cross-site posts are refused (403 with errorDetail) and a
+// Cross-site posts are refused (403 with errorDetail) and a
 // body type the endpoint does not take is 415; nothing is stored.
 func TestCrossSiteAndBodyTypeRefused(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
@@ -52,7 +52,7 @@ func TestCrossSiteAndBodyTypeRefused(t *testing.T) {
 
 var confirmRE = regexp.MustCompile(`https?://\S+/api/v1/news-letter/confirm\?token=[A-Za-z0-9_-]+`)
 
-// Issue 9 item 8: double opt-in. The subscription is pending until the link
+// Double opt-in. The subscription is pending until the link
 // mailed to the address is opened; the answer is still 'subscribed'.
 func TestDoubleOptIn(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
