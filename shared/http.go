@@ -53,6 +53,12 @@ type HTTPNames struct {
 	// policy, a list of articles, or a draft on a preview link) from the
 	// edge's content store, base64url JSON (docs/studio-api.md).
 	ContentHeader string `json:"contentHeader"`
+	// StudioHeader carries a studio page's data to the renderer (the list,
+	// the item being edited, its revisions, a diff, preview links, view
+	// counts), base64url JSON, only on a staff member's request for a page
+	// under /staff (edge/internal/studiopages). Stripped from incoming
+	// requests.
+	StudioHeader string `json:"studioHeader"`
 }
 
 // EdgePrefix starts the name of every header only the edge sets.

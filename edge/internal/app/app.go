@@ -49,6 +49,7 @@ import (
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/studiopages"
 	"omnibus/edge/internal/theme"
 	"omnibus/shared"
 )
@@ -284,6 +285,12 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	a.Analytics.Start()
 	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
+	// The studio's pages (/staff) get their data on the page request.
+	studioContent, err := a.studioStore(log)
+	if err != nil {
+		return nil, err
+	}
+	pages = studiopages.Wrap(a.studioOptions(studioContent, log), pages)
 	pages = a.Analytics.Pages(pages)
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
@@ -380,6 +387,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		return nil, err
 	}
 	a.Accounts.Register(api)
+	a.studioPages(studioContent, cfg.PublicURL, log, api, formPages)
 	// Images in articles: uploaded in the studio, served from the database
 	// by every edge (/media/images/…).
 	images.New(a.DB, images.Options{}).Register(api, a.Server.Routes, a.studioAccess, accounts.Vocabulary().Guard(cfg.PublicURL))
