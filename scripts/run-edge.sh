@@ -25,15 +25,16 @@ if [ -z "${GOOGLE_CLIENT_ID:-}" ]; then
   trap 'kill "$oidc_pid" 2>/dev/null || true' EXIT
   echo "run: GOOGLE_CLIENT_ID is unset: Google sign-in goes to the local OpenID provider at $GOOGLE_ISSUER_URL (every sign-in is jane.doe@example.com)" >&2
 fi
-# The staff page of the visit counts (docs/analytics.md): where it is and how
-# to let yourself in. DATABASE_URL is never printed (it may hold a password).
-staff_cmd="edge/bin/edge staff grant EMAIL"
+# The studio and the staff page of the visit counts (docs/staff-api.md,
+# docs/analytics.md): where they are and how to let yourself in.
+# DATABASE_URL is never printed (it may hold a password).
+staff_cmd="edge/bin/edge staff grant EMAIL --role publisher"
 if [ -n "${DATABASE_URL:-}" ]; then
   staff_cmd="DATABASE_URL=<this edge's> $staff_cmd"
 elif [ "$DATA_DIR" != "$root/data" ]; then
   staff_cmd="DATA_DIR=$DATA_DIR $staff_cmd"
 fi
-echo "run: visit counts at ${PUBLIC_URL:-http://localhost:8080}/staff/insights for staff: sign up on the site, then from the repository's root run: $staff_cmd" >&2
+echo "run: the studio for staff: sign up on the site, then from the repository's root run: $staff_cmd (viewer, editor, publisher or admin), then enrol a passkey at ${PUBLIC_URL:-http://localhost:8080}/staff/sign-in; visit counts at /staff/insights" >&2
 ./bin/edge "$@" &
 edge_pid=$!
 trap 'kill -TERM "$edge_pid" 2>/dev/null; wait "$edge_pid"; [ -n "$oidc_pid" ] && kill "$oidc_pid" 2>/dev/null; exit 0' INT TERM

@@ -15,6 +15,11 @@ var httpJSON []byte
 type HTTPNames struct {
 	// SessionCookie is the opaque session cookie the edge sets.
 	SessionCookie string `json:"sessionCookie"`
+	// StaffSessionCookie is the studio session (edge/internal/staff):
+	// separate from the merchant's, opened only by a second factor (a
+	// passkey, or a TOTP code an admin allowed), short-lived (hours),
+	// HttpOnly and SameSite=Strict. The renderer never reads it.
+	StaffSessionCookie string `json:"staffSessionCookie"`
 	// DeviceCookie marks a browser that signed in to an account before
 	// (OWASP's device cookie): signed by the edge, it exempts that browser
 	// from the per-account sign-in limit strangers' guesses run into.

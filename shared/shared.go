@@ -6,12 +6,6 @@ package shared
 
 import _ "embed"
 
-// RoutesJSON is routes.json: every page of the site with its layout, title,
-// description and cache policy.
-//
-//go:embed routes.json
-var RoutesJSON []byte
-
 // FeaturesJSON is content/features.json: the platform's claimed features
 // ({"features": [{icon, title, text, color, link}, ...]}), served by the edge
 // at GET /api/v1/platform-features.

@@ -2,12 +2,40 @@
 // /sw.js (scope /) with Workbox from the client build, and the web app
 // manifest. The service worker precaches the shell (hashed JS/CSS, the
 // offline page, icons) and answers page navigations network-first, falling
-// back to the last copy it saw, then to /offline.html; client-side navigations'
+// back to the last copy it saw, then to /offline.html (in the site's theme); client-side navigations'
 // data requests likewise (navigation keeps working offline). It waits for the
 // visitor's 'Reload' before taking over (app/components/pwa/pwa-prompt.tsx),
 // and the edge serves /sw.js with Cache-Control: no-cache so updates are seen.
 import { VitePWA } from "vite-plugin-pwa";
 import pwa from "../shared/content/pwa.json" with { type: "json" };
+import names from "../shared/http.json" with { type: "json" };
+
+/**
+ * Workbox plugin for page navigations: when both the network and the page
+ * cache fail, the precached offline page, in the theme the visitor chose on
+ * the site (the theme cookie, read through the Cookie Store API where the
+ * browser gives it to workers, as Chromium does), else the system's. The
+ * page itself cannot run a script under the CSP. Workbox copies plugin
+ * functions into sw.js as source text, so the cookie's name is written
+ * into that text here rather than captured.
+ */
+function offlinePageInSiteTheme() {
+  const source = `return async function handlerDidError() {
+    const page = await caches.match("/offline.html", { ignoreSearch: true });
+    if (!page) return undefined;
+    let theme = "";
+    try {
+      const cookie = self.cookieStore ? await self.cookieStore.get(${JSON.stringify(names.themeCookie)}) : null;
+      theme = cookie ? cookie.value : "";
+    } catch (e) {
+      theme = "";
+    }
+    if (theme !== "dark" && theme !== "light") return page;
+    const html = (await page.text()).replace("<html ", '<html data-theme="' + theme + '" ');
+    return new Response(html, { status: 200, headers: page.headers });
+  }`;
+  return { handlerDidError: new Function(source)() as () => Promise<Response | undefined> };
+}
 
 export function pwaPlugin() {
   return VitePWA({
@@ -52,7 +80,7 @@ export function pwaPlugin() {
             cacheName: "pages",
             networkTimeoutSeconds: 5,
             expiration: { maxEntries: 50, maxAgeSeconds: 7 * 24 * 60 * 60 },
-            precacheFallback: { fallbackURL: "/offline.html" },
+            plugins: [offlinePageInSiteTheme()],
           },
         },
         {

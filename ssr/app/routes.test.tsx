@@ -10,6 +10,7 @@ import { notFound, routes as table } from "../../shared/route-table";
 import App, { loader as rootLoader } from "./root";
 import routeConfig from "./routes";
 import { examplePath } from "../e2e/example-paths";
+import { contentRequest, fixturePaths } from "./lib/content-fixture";
 
 interface RouteModule {
   default: ComponentType;
@@ -62,6 +63,15 @@ describe("route table ↔ router", () => {
   });
 });
 
+/** A loader given its page request as the edge sends it: with the page's content (articles, policies, lists) when it has some. */
+function withContent(loader: ((args: { request: Request }) => unknown) | undefined) {
+  if (!loader) return undefined;
+  return (args: { request: Request }) => {
+    const path = new URL(args.request.url).pathname;
+    return loader(fixturePaths().includes(path) ? { ...args, request: contentRequest(path) } : args);
+  };
+}
+
 /** The app's root (layout picked from the route table) with every table route under it, as the router builds them. */
 function renderAt(url: string) {
   const stubLoaders: Record<string, () => unknown> = {
@@ -79,7 +89,7 @@ function renderAt(url: string) {
     id: entry.id,
     path: entry.path,
     Component: moduleOf(`routes/${entry.module}`).default,
-    loader: stubLoaders[entry.id] ?? (moduleOf(`routes/${entry.module}`).loader as (() => unknown) | undefined),
+    loader: stubLoaders[entry.id] ?? withContent(moduleOf(`routes/${entry.module}`).loader as ((args: { request: Request }) => unknown) | undefined),
     handle: moduleOf(`routes/${entry.module}`).handle,
   }));
   const Stub = createRoutesStub([

@@ -251,6 +251,44 @@ test.describe("password sign-in", () => {
     await expect(reader.getByRole("alert")).toHaveText(auth.messages.verifyInvalid);
     await reader.context().close();
   });
+
+  for (const js of [true, false]) {
+    test(`a password reset ends on the next page saying the password was changed (JavaScript ${js ? "on" : "off"})`, async ({ page, browser }) => {
+      test.slow(); // a registration and a reset (two password hashes) and `edge mail` runs, on a shared machine
+      const id = unique();
+      const email = `rs-${js ? "js" : "nojs"}-${id}@example.com`;
+      await page.goto("/register");
+      await waitForHydration(page);
+      await fillRegister(page, email, `Rs ${id}`);
+      await page.getByRole("button", { name: auth.register.submit }).click();
+      await expect(page).toHaveURL("/contact-us", { timeout: 20_000 });
+
+      const context = await browser.newContext({ javaScriptEnabled: js });
+      const other = await context.newPage();
+      await other.goto("/forgot-password");
+      await other.getByLabel(auth.forgot.email).fill(email);
+      await other.getByRole("button", { name: auth.forgot.submit }).click();
+      await expect(other.getByRole("status")).toHaveText(auth.messages.resetSent);
+      let link = "";
+      await expect
+        .poll(() => {
+          const out = execFileSync(path.join(import.meta.dirname, "..", "..", "edge", "bin", "edge"), ["mail", "-to", email], {
+            env: { ...process.env, DATA_DIR: process.env.OMNIBUS_E2E_DATA_DIR, DATABASE_URL: "", LOG_LEVEL: "error" },
+          }).toString();
+          link = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/.exec(out)?.[0] ?? "";
+          return link;
+        })
+        .not.toBe("");
+      const u = new URL(link);
+      await other.goto(u.pathname + u.search);
+      if (js) await waitForHydration(other);
+      await other.getByLabel(auth.reset.password).fill("a brand new secret phrase");
+      await other.getByRole("button", { name: auth.reset.submit }).click();
+      await expect(other).toHaveURL("/contact-us?notice=passwordChanged", { timeout: 20_000 });
+      await expect(other.locator("[data-notice]")).toHaveText(auth.messages.passwordChanged);
+      await context.close();
+    });
+  }
 });
 
 // ---- Google sign-in: an edge with a client id, a local provider, a stub script ----

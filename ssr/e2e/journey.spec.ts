@@ -99,7 +99,8 @@ test.describe("the merchant's journey", () => {
     await page.getByRole("button", { name: "Pay ₹21,225.84 (test mode)" }).click();
 
     await expect(page).toHaveURL(/\/landing-page\?order=/, SLOW);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome back to Jane Pet Shop");
+    // Just after her first payment Jane is welcomed, not welcomed back.
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome to Jane Pet Shop");
     await expect(page.getByRole("link", { name: journey.home.admin })).toBeVisible();
     const status = await (await page.request.get(`${ORIGIN}/api/v1/oaccount/isloggedin`)).json();
     expect(status.data).toMatchObject({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "/landing-page" });

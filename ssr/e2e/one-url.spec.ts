@@ -29,16 +29,18 @@ test.describe("one URL per page", () => {
     expect(res.status()).toBe(404);
   });
 
-  test("transactional pages are noindex and name no canonical URL", async ({ page }) => {
+  test("transactional and sign-in pages are noindex and name no canonical URL, as the sitemap leaves them out", async ({ page }) => {
     // (Signed out, /choose-plan and /landing-page send the visitor elsewhere: the journey test checks them signed in.)
-    for (const path of ["/petpawlor-order-complete", "/petpawlor-order-complete?order=x", "/test-payment", "/sso-redirect"]) {
+    // Sign-in pages answer no search: listing them neither in the sitemap nor in the index keeps both consistent.
+    for (const path of ["/petpawlor-order-complete", "/petpawlor-order-complete?order=x", "/test-payment", "/sso-redirect", "/login", "/register", "/forgot-password"]) {
       await page.goto(path);
       await expect(page.locator('meta[name="robots"]'), path).toHaveAttribute("content", /noindex/);
       await expect(page.locator('link[rel="canonical"]'), path).toHaveCount(0);
     }
-    // A marketing page stays indexable.
+    // A marketing page stays indexable, and lets search show its preview image large.
     await page.goto("/features");
-    await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "max-image-preview:large");
+    await expect(page.locator('link[rel="canonical"]')).toHaveCount(1);
   });
 
   for (const js of [true, false]) {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import navigation from "../../shared/content/navigation.json" with { type: "json" };
 import pwa from "../../shared/content/pwa.json" with { type: "json" };
+import names from "../../shared/http.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
 
 test.use({ serviceWorkers: "allow" });
@@ -120,6 +121,16 @@ test("offline: a visited page opens from the cache, an unvisited one shows the o
     await expect(page.getByRole("link", { name: "Try again" })).toHaveCSS("border-radius", "999px");
     await page.emulateMedia({ colorScheme: "dark" });
     await expect.poll(background).toBe("rgb(11, 10, 20)");
+
+    // A visitor who chose a theme on the site keeps it offline, whatever the system says.
+    const origin = new URL(page.url()).origin;
+    for (const [theme, system, expected] of [["dark", "light", "rgb(11, 10, 20)"], ["light", "dark", "rgb(255, 255, 255)"]] as const) {
+      await context.addCookies([{ name: names.themeCookie, value: theme, url: origin }]);
+      await page.emulateMedia({ colorScheme: system });
+      await page.goto("/ombre");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("You are offline");
+      await expect.poll(background, `${theme} chosen on a ${system} system`).toBe(expected);
+    }
   } finally {
     await context.setOffline(false);
   }

@@ -13,7 +13,7 @@
 //	edge healthcheck [--ready]           probe a running edge's /healthz (/readyz): exit 0 or 1
 //	edge migrate                         migrate the database, print what was applied, exit
 //	edge config                          check the environment as serving would, print it (exit 0, or 2)
-//	edge staff grant|revoke EMAIL | list  mark an account staff (the /staff/insights page)
+//	edge staff grant EMAIL --role R | revoke EMAIL | list  staff roles (the first admin only here)
 //	edge sleep DURATION                  wait, then exit 0 (the Kubernetes preStop hook: the image has no shell)
 //
 // The edge serves in production unless OMNIBUS_ENV=development; production
@@ -29,7 +29,6 @@ import (
 	"syscall"
 	"time"
 
-	"omnibus/edge/internal/analytics"
 	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
@@ -37,6 +36,7 @@ import (
 	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/migrate"
+	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/storage"
 )
 
@@ -108,13 +108,13 @@ func command(name string, args []string) int {
 		return healthcheck.Run(args, cfg.Addr, os.Stdout, os.Stderr)
 	case "migrate": // edge migrate: the Kubernetes init container
 		return migrate.Run(args, cfg, os.Stdout, os.Stderr)
-	case "staff": // edge staff grant|revoke EMAIL, edge staff list: who sees /staff/insights
+	case "staff": // edge staff grant EMAIL --role R, revoke EMAIL, list: the studio's roles
 		db, err := storage.Open(cfg.DatabaseURL, cfg.DataDir, storage.AllowNewerSchema(cfg.Development()), storage.Direct(cfg.DatabaseDirectURL))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "edge staff: %v\n", err)
 			return 1
 		}
-		return analytics.RunStaffCommand(args, db, os.Stdout, os.Stderr)
+		return staff.RunCommand(args, db, os.Stdout, os.Stderr)
 	}
 	fmt.Fprintf(os.Stderr, "edge: unknown command %q (commands: config, purge, mail, healthcheck, migrate, staff, sleep)\n", name)
 	return 2

@@ -217,6 +217,7 @@ const (
 	codeNameRequired          = "nameRequired"
 	codeNameTooLong           = "nameTooLong"
 	codeEmailRequired         = "emailRequired"
+	codePasswordChanged       = "passwordChanged"
 	codeEmailInvalid          = "emailInvalid"
 	codeEmailTaken            = "emailTaken"
 	codePasswordRequired      = "passwordRequired"

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -161,7 +162,31 @@ func (s *Service) resetPassword(c echo.Context) error {
 		slog.ErrorContext(ctx, "accounts: session after reset", "err", err)
 		return refuse(c, errUnavailable, forms.State{})
 	}
-	return s.signedIn(c, http.StatusOK, &acct)
+	// Where the visitor lands says what just happened (their password
+	// changed, every other session ended), with JavaScript or without.
+	to := withNotice(s.Destination(acct.Status), codePasswordChanged)
+	return exchange.Done(c, http.StatusOK, envelope{status{IsLoggedIn: true, OmnicustomerStatus: acct.Status, RedirectTo: to}}, to)
+}
+
+// noticeParam is the query parameter of a site page that names a message of
+// shared/content/auth.json to show once on arrival (shared/routes.json lists
+// its values).
+const noticeParam = "notice"
+
+// withNotice adds ?notice=code to a path of this site; another origin (the
+// merchant app) is left as it is, as it shows none of this site's messages.
+func withNotice(to, code string) string {
+	if !strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") {
+		return to
+	}
+	u, err := url.Parse(to)
+	if err != nil {
+		return to
+	}
+	q := u.Query()
+	q.Set(noticeParam, code)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 func deref(p *string) string {

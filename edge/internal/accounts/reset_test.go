@@ -68,6 +68,10 @@ func TestPasswordResetOverSMTP(t *testing.T) {
 		if a.status != http.StatusOK || a.data()["isLoggedIn"] != true || a.cookie(CookieName) == nil {
 			t.Fatalf("reset: %d %s", a.status, a.body)
 		}
+		// The page it leads to tells the visitor their password was changed.
+		if to := a.data()["redirectTo"]; to != "/contact-us?notice="+codePasswordChanged {
+			t.Fatalf("reset leads to %v, want the next page with the password-changed notice", to)
+		}
 		if in, _ := st.loggedIn(b); !in {
 			t.Fatal("not signed in after the reset")
 		}
@@ -138,7 +142,7 @@ func TestPasswordResetFormPosts(t *testing.T) {
 		wantRedirect(t, st.do(b, "GET", "/reset-password", nil), http.StatusSeeOther, "/forgot-password?error=resetInvalid")
 		wantPage(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"short"}}), http.StatusBadRequest, "/reset-password",
 			forms.State{Form: "reset-password", Errors: map[string]string{"password": codePasswordTooShort}})
-		wantRedirect(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusSeeOther, "/contact-us")
+		wantRedirect(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusSeeOther, "/contact-us?notice="+codePasswordChanged)
 		wantPage(t, st.do(b, "POST", page, url.Values{"token": {tok}, "password": {"a brand new secret"}}), http.StatusBadRequest, "/reset-password",
 			forms.State{Form: "reset-password", Error: codeResetInvalid})
 		// The used link, opened again: said before the form, with the way to a new one.

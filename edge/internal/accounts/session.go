@@ -151,3 +151,22 @@ func (s *Service) secure() bool { return s.public.Scheme == "https" }
 func (s *Service) Current(w http.ResponseWriter, r *http.Request) (*Account, error) {
 	return s.current(r.Context(), w, r)
 }
+
+// SignedIn is the signed-in account of r and when this browser signed in
+// (its session's start: a password or Google sign-in), for the studio's
+// enrolment, which needs a recent one. w may be nil.
+func (s *Service) SignedIn(w http.ResponseWriter, r *http.Request) (id uint64, at time.Time, ok bool) {
+	acct, err := s.current(r.Context(), w, r)
+	if err != nil || acct == nil {
+		return 0, time.Time{}, false
+	}
+	c, err := r.Cookie(CookieName)
+	if err != nil {
+		return 0, time.Time{}, false
+	}
+	var sess Session
+	if err := s.db.WithContext(r.Context()).Take(&sess, "id = ?", token.Hash(c.Value)).Error; err != nil {
+		return 0, time.Time{}, false
+	}
+	return acct.ID, sess.CreatedAt, true
+}

@@ -27,6 +27,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/storage"
+	"omnibus/shared"
 )
 
 // Defaults.
@@ -40,15 +41,17 @@ const (
 
 // Options configure New.
 type Options struct {
-	DB         *storage.DB
-	RoutesJSON []byte // shared/routes.json
-	LinksJSON  []byte // shared/content/campaign-links.json
-	BotsJSON   []byte // shared/bots.json
+	DB        *storage.DB
+	Routes    *shared.RouteTable // shared.Routes
+	LinksJSON []byte             // shared/content/campaign-links.json
+	BotsJSON  []byte             // shared/bots.json
 	// PublicURL's host counts as the same site (besides the request's Host).
 	PublicURL string
-	// Account is the signed-in account of a request (accounts.Service.Current);
-	// the staff page needs it. nil: the staff page is the 404 page.
-	Account func(http.ResponseWriter, *http.Request) (id uint64, ok bool)
+	// StaffAccess decides the staff page for a request (staff.PageAccess:
+	// a studio session of the viewer role or above): allowed, or answered
+	// already (sent to the studio's sign-in); neither: the 404 page. nil:
+	// the staff page is the 404 page.
+	StaffAccess func(http.ResponseWriter, *http.Request) (allowed, answered bool)
 	// FlushEvery (default DefaultFlushEvery); Cap (default DefaultCap).
 	FlushEvery time.Duration
 	Cap        int
@@ -122,9 +125,7 @@ func New(opts Options) (*Tracker, error) {
 		campaigns: map[campaign]uint64{}, referrers: map[string]uint64{}, pages: map[pageKey]uint64{}, knownPages: map[pageKey]bool{},
 		knownCampaigns: map[campaign]bool{}, knownReferrers: map[string]bool{}}
 	var err error
-	if t.routes, err = parseRoutes(opts.RoutesJSON); err != nil {
-		return nil, err
-	}
+	t.routes = indexRoutes(opts.Routes)
 	if t.bots, err = parseBots(opts.BotsJSON); err != nil {
 		return nil, err
 	}

@@ -11,10 +11,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"omnibus/edge/internal/analytics"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
+	"omnibus/edge/internal/staff"
+	"omnibus/edge/internal/staff/stafftest"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
@@ -336,37 +339,17 @@ func (c *client) register(email string, extra string) {
 func staffCommand(t *testing.T, db *storage.DB, args ...string) {
 	t.Helper()
 	var out, errOut strings.Builder
-	if code := analytics.RunStaffCommand(args, db, &out, &errOut); code != 0 {
+	if code := staff.RunCommand(args, db, &out, &errOut); code != 0 {
 		t.Fatalf("edge staff %v: exit %d: %s", args, code, errOut.String())
 	}
 }
 
-// Granting staff to an address with no account names the database the
-// command opened (the file, or PostgreSQL's database and host), so an
-// operator sees at once when it is not the edge's.
-func TestStaffCommandNamesItsDatabase(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
-		var out, errOut strings.Builder
-		if code := analytics.RunStaffCommand([]string{"grant", "nobody@example.com"}, db, &out, &errOut); code != 1 {
-			t.Fatalf("exit %d, want 1", code)
-		}
-		want := ""
-		if u, err := url.Parse(storagetest.PostgresURL()); err == nil {
-			want = fmt.Sprintf("%q on %s:", strings.TrimPrefix(u.Path, "/"), u.Hostname())
-		}
-		if !db.Postgres {
-			want, _, _ = strings.Cut(db.DSN, "?")
-		}
-		if msg := errOut.String(); !strings.Contains(msg, "nobody@example.com") || !strings.Contains(msg, want) {
-			t.Errorf("%q does not name %q", msg, want)
-		}
-	})
-}
-
 // The staff page is the 404 page to anyone but staff (anonymous, signed
-// in, or claiming staff on sign-up); the operator's command makes an
-// account staff, and staff see the counts: a chart drawn on the server
-// (HTML and CSS, no script) and the tables, each as CSV.
+// in, or claiming staff on sign-up); the operator's command gives an
+// account a role, a staff member signed in with a password only is sent to
+// the studio's sign-in (the passkey), and with a studio session sees the
+// counts: a chart drawn on the server (HTML and CSS, no script) and the tables,
+// each as CSV.
 func TestStaffPage(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		e := start(t, db, nil)
@@ -381,7 +364,7 @@ func TestStaffPage(t *testing.T) {
 		if res, body := ana.get(analytics.StaffPath); res.StatusCode != 404 || !strings.Contains(body, "Page not found") {
 			t.Fatalf("signed-in non-staff: %d %q", res.StatusCode, body)
 		}
-		if out := new(strings.Builder); analytics.RunStaffCommand([]string{"grant", "nobody@example.com"}, db, out, out) != 1 {
+		if out := new(strings.Builder); staff.RunCommand([]string{"grant", "nobody@example.com", "--role", "viewer"}, db, out, out) != 1 {
 			t.Errorf("grant to an unknown address succeeded: %s", out)
 		}
 
@@ -390,7 +373,13 @@ func TestStaffPage(t *testing.T) {
 		visitor.get("/features", "Referer", "https://www.bing.com/")
 		visitor.get("/features", "User-Agent", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
 
-		staffCommand(t, db, "grant", "Ana@Example.com")
+		staffCommand(t, db, "grant", "Ana@Example.com", "--role", "viewer")
+		if res, _ := ana.get(analytics.StaffPath); res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), staff.SignInPath) {
+			t.Fatalf("staff signed in with a password only: %d %q, want the studio's sign-in", res.StatusCode, res.Header.Get("Location"))
+		}
+		base, _ := url.Parse(e.URL)
+		anaID := stafftest.Account(t, db, "ana@example.com")
+		ana.c.Jar.SetCookies(base, []*http.Cookie{stafftest.Session(t, db, anaID, time.Now().UTC(), time.Hour)})
 		res, body := ana.get(analytics.StaffPath)
 		if res.StatusCode != 200 {
 			t.Fatalf("staff: %d %q", res.StatusCode, body)

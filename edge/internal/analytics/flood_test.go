@@ -14,7 +14,7 @@ import (
 )
 
 func newTracker(t testing.TB, db *storage.DB) *Tracker {
-	tr, err := New(Options{DB: db, RoutesJSON: shared.RoutesJSON, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON, PublicURL: "https://omnibus.example"})
+	tr, err := New(Options{DB: db, Routes: shared.Routes, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON, PublicURL: "https://omnibus.example"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package analytics
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"net/http"
@@ -19,7 +18,7 @@ const StaffPath = "/staff/insights"
 var csvTables = map[string]bool{"views": true, "pages": true, "campaigns": true, "referrers": true, "clicks": true, "crawlers": true}
 
 // staffPage answers GET/HEAD of StaffPath and its CSV files to a staff
-// account. False for everyone else, whom the page handler answers with the
+// member with a studio session (StaffAccess). False for everyone else, whom the page handler answers with the
 // 404 page: the page's existence is not revealed.
 func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -33,12 +32,11 @@ func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 		}
 		table = name
 	}
-	if t.opts.Account == nil {
+	if t.opts.StaffAccess == nil {
 		return false
 	}
-	id, ok := t.opts.Account(w, r)
-	if !ok || !t.IsStaff(r.Context(), id) {
-		return false
+	if allowed, answered := t.opts.StaffAccess(w, r); answered || !allowed {
+		return answered
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-store, private")
@@ -70,16 +68,6 @@ func (t *Tracker) staffPage(w http.ResponseWriter, r *http.Request) bool {
 		}
 	}
 	return true
-}
-
-// IsStaff reports whether the account is marked staff (edge staff grant).
-func (t *Tracker) IsStaff(ctx context.Context, accountID uint64) bool {
-	var staff []bool
-	if err := t.db.WithContext(ctx).Table("accounts").Where("id = ?", accountID).Pluck("staff", &staff).Error; err != nil {
-		t.log.ErrorContext(ctx, "analytics: staff lookup", "err", err)
-		return false
-	}
-	return len(staff) == 1 && staff[0]
 }
 
 // writeCSV writes one table. A cell that a spreadsheet would take for a
@@ -130,4 +118,3 @@ func writeCSV(w http.ResponseWriter, table string, rep *Report) {
 	}
 	cw.Flush()
 }
-

@@ -119,4 +119,3 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;
 </body>
 </html>
 `))
-

@@ -1,21 +1,20 @@
 package analytics
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"omnibus/edge/internal/routepath"
+	"omnibus/shared"
 )
 
 // routeIndex numbers the route table's pages, so a view is an atomic add at
 // a fixed index: a map lookup for the paths of static routes, a walk of the
 // patterns with parameters (/blog/article/:slug) for the others.
 type routeIndex struct {
-	patterns []string
-	withParams  []bool // by index: the pattern has parameters
-	exact    map[string]int
-	params   []paramRoute
+	patterns   []string
+	withParams []bool // by index: the pattern has parameters
+	exact      map[string]int
+	params     []paramRoute
 }
 
 type paramRoute struct {
@@ -23,15 +22,7 @@ type paramRoute struct {
 	segs []string
 }
 
-func parseRoutes(routesJSON []byte) (routeIndex, error) {
-	var table struct {
-		Routes []struct {
-			Path string `json:"path"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(routesJSON, &table); err != nil {
-		return routeIndex{}, fmt.Errorf("analytics: route table: %w", err)
-	}
+func indexRoutes(table *shared.RouteTable) routeIndex {
 	ri := routeIndex{exact: map[string]int{}}
 	for i, r := range table.Routes {
 		ri.patterns = append(ri.patterns, r.Path)
@@ -42,7 +33,7 @@ func parseRoutes(routesJSON []byte) (routeIndex, error) {
 			ri.exact[r.Path] = i
 		}
 	}
-	return ri, nil
+	return ri
 }
 
 // of is the index of the route path belongs to, or -1. A React Router data

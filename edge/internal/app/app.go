@@ -36,19 +36,19 @@ import (
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/http/origin"
-	"omnibus/edge/internal/images"
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/ratelimit"
-	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/security"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/studio"
 	"omnibus/edge/internal/studiopages"
 	"omnibus/edge/internal/theme"
 	"omnibus/shared"
@@ -98,6 +98,12 @@ type App struct {
 	MetricsURL string
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
+	// Content is the content store: articles, help, policies, campaign
+	// links and redirects, edited in the studio (/api/v1/staff).
+	Content *content.Store
+	// Staff is the studio's access: roles, studio sessions, second
+	// factors, the audit log (internal/staff, internal/audit).
+	Staff *staff.Service
 
 	ln      net.Listener
 	closers []func() // run in reverse order by Close
@@ -137,6 +143,22 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		}
 	}
 
+	// The content store: the repository's files imported on first start
+	// (and a changed file as a new revision), the set of content pages
+	// loaded, and the scheduler that publishes what is due (one edge at a
+	// time, by a lease in the database).
+	a.Content = content.New(a.DB, content.Options{Logger: log})
+	if err = a.Content.Seed(context.Background()); err != nil {
+		return nil, err
+	}
+	if err = a.Content.Refresh(context.Background()); err != nil {
+		return nil, err
+	}
+	schedCtx, stopScheduler := context.WithCancel(context.Background())
+	schedDone := make(chan struct{})
+	go func() { defer close(schedDone); a.Content.RunScheduler(schedCtx, "") }()
+	a.closers = append(a.closers, func() { stopScheduler(); <-schedDone })
+
 	// 2. The public listener.
 	a.ln = deps.Listener
 	if a.ln == nil {
@@ -152,9 +174,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// listener of its own, never on the public one (internal/metrics).
 	rendererMetricsPort := 0
 	if cfg.MetricsAddr != "" {
-		if a.Metrics, err = metrics.New(shared.RoutesJSON); err != nil {
-			return nil, err
-		}
+		a.Metrics = metrics.New(shared.Routes)
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
 		if err != nil {
 			return nil, fmt.Errorf("METRICS_ADDR: %w", err)
@@ -200,18 +220,15 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// 4. Pages: everything that is not API, health or a static file, through
 	// the page cache (off in dev mode, where pages change with every edit,
 	// and with CACHE_MAX_BYTES=0).
-	var pages http.Handler = proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log})
-	policies, err := cache.ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		return nil, err
-	}
-	// The articles and help topics that exist: any other slug is the one
-	// shared not-found page, not a render of its own.
-	articles, err := content.Paths()
-	if err != nil {
-		return nil, err
-	}
-	policies = policies.WithPages(articles)
+	// Content pages get what they show from the store on the page request
+	// (content.PageData), rendered behind the cache; a preview link renders
+	// the draft through the proxy alone (never stored).
+	render := http.Handler(proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log}))
+	var pages http.Handler = a.Content.PageData(render)
+	policies := cache.NewPolicies(shared.Routes)
+	// The articles and help topics that are published: any other slug is
+	// the one shared not-found page, not a render of its own.
+	policies = policies.WithPageSet(a.Content.IsPage)
 	if v := manifestVersion(deps.AssetsDir, cfg.SSRDir); v != "" {
 		policies = policies.WithManifestVersion(v)
 	}
@@ -234,11 +251,19 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 			}
 		}
 		if cfg.CacheWarm {
-			if err := startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, rend.Check); err != nil {
-				return nil, err
-			}
+			startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, rend.Check, a.Content)
 		}
+		// Another edge's purge (a publish there) reloads the content pages
+		// here before the pages go and are warmed again.
+		a.Cache.OnPurge(func(cache.Target) {
+			if err := a.Content.Refresh(fanCtx); err != nil {
+				log.Warn("content: reloading the content pages", "err", err)
+			}
+		})
 	}
+	a.Content.Subscribe(a.contentChanged)
+	// An unpublished item's page answers 410 Gone.
+	pages = a.Content.Gone(pages)
 
 	// 5. Accounts: sessions, sign-in (password, Google), password reset
 	// mail. Its page middleware runs first: the redirect rules for /login
@@ -274,24 +299,31 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if !cfg.RendererDev {
 		pages = policies.Canonical(pages)
 	}
+	// The redirects of the content store (301, 302, 410), before the cache.
+	pages = a.Content.Redirects(pages)
 	// Visit counts, campaign short links (/go/…) and the staff page
 	// (internal/analytics): outermost, to read the utm tags before
 	// Canonical drops them; one hook, counting once the answer is out.
+	// The studio's access (internal/staff): a studio session, opened only
+	// by a passkey (or an allowed TOTP code) after a merchant sign-in, and
+	// a role; the staff page needs the viewer role.
+	a.Staff = staff.New(a.DB, staff.Options{
+		PublicURL: cfg.PublicURL, SessionTTL: cfg.StaffSessionTTL, RecheckWindow: cfg.StaffRecheckWindow,
+		EnrolWindow: cfg.StaffEnrolWindow, Account: a.Accounts.SignedIn, Mail: a.Mailer, Logger: log,
+	})
 	if a.Analytics, err = analytics.New(analytics.Options{
-		DB: a.DB, RoutesJSON: shared.RoutesJSON, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
-		PublicURL: cfg.PublicURL, Account: a.accountID, Logger: log,
+		DB: a.DB, Routes: shared.Routes, LinksJSON: shared.CampaignLinksJSON, BotsJSON: shared.BotsJSON,
+		PublicURL: cfg.PublicURL, StaffAccess: a.Staff.PageAccess(staff.Viewer), Logger: log,
 	}); err != nil {
 		return nil, err
 	}
 	a.Analytics.Start()
 	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
 	// The studio's pages (/staff) get their data on the page request.
-	studioContent, err := a.studioStore(log)
-	if err != nil {
-		return nil, err
-	}
-	pages = studiopages.Wrap(a.studioOptions(studioContent, log), pages)
+	pages = studiopages.Wrap(a.studioOptions(staff.Viewer, log), pages)
 	pages = a.Analytics.Pages(pages)
+	// Preview links: outside the counting and the cache.
+	pages = a.Content.PreviewPages(pages, render)
 
 	// 6. Static files of the client build (not in dev mode: Vite serves them
 	// through the renderer).
@@ -317,7 +349,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// form and layoutForm): the API's handlers take them, behind the API's
 	// body limit, and a refusal is answered with the page itself, rendered
 	// through the page handler.
-	formPages, err := forms.New(shared.RoutesJSON, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
+	formPages, err := forms.New(shared.Routes, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return a.Server.Pages() })
 	if err != nil {
 		return nil, err
 	}
@@ -366,10 +398,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if a.Cache != nil {
 		a.Cache.Register(a.Server.Routes, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
 	}
-	if err := seo.Register(a.Server.Routes, cfg.PublicURL); err != nil {
-		return nil, err
-	}
-	if err := redirects.Register(a.Server.Routes, shared.RoutesJSON); err != nil { // /pricing → /old-pricing (301)
+	if err := seo.Register(a.Server.Routes, cfg.PublicURL, a.Content); err != nil {
 		return nil, err
 	}
 	api := a.Server.API
@@ -383,14 +412,12 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	contactForm.PublicURL = cfg.PublicURL
 	contactForm.Notify, contactForm.NotifyTo = a.Mailer, cfg.ContactNotifyEmail
 	contactForm.Register(api)
-	if err := content.Register(api); err != nil {
-		return nil, err
-	}
+	content.Register(api, a.Content)
+	// The studio's JSON API (docs/studio-api.md).
+	studio.Register(api, studio.Options{Store: a.Content, Staff: a.Staff, Logger: log})
 	a.Accounts.Register(api)
-	a.studioPages(studioContent, cfg.PublicURL, log, api, formPages)
-	// Images in articles: uploaded in the studio, served from the database
-	// by every edge (/media/images/…).
-	images.New(a.DB, images.Options{}).Register(api, a.Server.Routes, a.studioAccess, accounts.Vocabulary().Guard(cfg.PublicURL))
+	a.Staff.Register(api) // /api/v1/staff/...: members, sessions, the audit log
+	a.registerStudio(cfg.PublicURL, log, api, formPages)
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())
@@ -470,26 +497,6 @@ func (a *App) Run(ctx context.Context) error {
 	return nil
 }
 
-// accountID is the signed-in account of a request, for the staff page
-// (nil writer: no cookie is touched; the session middleware does that).
-func (a *App) accountID(_ http.ResponseWriter, r *http.Request) (uint64, bool) {
-	acct, err := a.Accounts.Current(nil, r)
-	if err != nil || acct == nil {
-		return 0, false
-	}
-	return acct.ID, true
-}
-
-// studioAccess is the signed-in account of a request and whether it may
-// use the studio (today the staff flag, `edge staff grant`).
-func (a *App) studioAccess(r *http.Request) (id uint64, signedIn, staff bool) {
-	id, ok := a.accountID(nil, r)
-	if !ok {
-		return 0, false, false
-	}
-	return id, true, a.Analytics.IsStaff(r.Context(), id)
-}
-
 // loopbackAddr is the loopback address of this listener (App.URL):
 // 127.0.0.1 with its port, whatever interface it is bound to.
 func loopbackAddr(a net.Addr) string {
@@ -529,11 +536,36 @@ func paymentProvider(cfg config.Config, log *slog.Logger) billing.Provider {
 
 // startWarming warms the page cache with every cacheable page: the route
 // table's, and the articles and help topics the sitemap lists.
-func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, publicURL string, ready func(context.Context) error) error {
-	articles, err := content.Paths()
-	if err != nil {
-		return err
+func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, publicURL string, ready func(context.Context) error, store *content.Store) {
+	paths := func() []string { return policies.CacheablePaths(store.PagePaths()) }
+	c.StartWarming(ctx, cache.WarmOptions{PathsFunc: paths, Origin: publicURL, Ready: ready})
+}
+
+// contentChanged follows a committed change of the content store: the
+// content pages are reloaded here, and a change visitors see purges the
+// pages it alters on every edge (PostgreSQL's fan-out; they reload theirs
+// through OnPurge) and in the CDN, and the warmer renders them again, so
+// the first visitor gets a hit.
+func (a *App) contentChanged(ctx context.Context, ch content.Change) {
+	if err := a.Content.Refresh(context.WithoutCancel(ctx)); err != nil {
+		a.Log.Warn("content: reloading the content pages", "err", err)
 	}
-	c.StartWarming(ctx, cache.WarmOptions{Paths: policies.CacheablePaths(articles), Origin: publicURL, Ready: ready})
-	return nil
+	if !ch.Live || a.Cache == nil {
+		return
+	}
+	targets := make([]cache.Target, 0, len(ch.Paths)+1)
+	for _, p := range ch.Paths {
+		targets = append(targets, cache.Target{Path: p})
+	}
+	if ch.Type == content.TypeHelpCategory {
+		// Every help article shows its category's title.
+		targets = append(targets, cache.Target{Prefix: "/help/category/"})
+	}
+	go func() {
+		for _, t := range targets {
+			if _, err := a.Cache.Purge(t); err != nil {
+				a.Log.Warn("content: purge after a change", "target", t.String(), "err", err)
+			}
+		}
+	}()
 }

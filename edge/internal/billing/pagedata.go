@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"omnibus/edge/internal/accounts"
@@ -31,46 +31,21 @@ const MaxPageDataBytes = 4 << 10
 // pageData is what a route's edgeData names (shared/routes.json).
 type pageData struct{ merchant, order, payment bool }
 
-// pageDataRoutes reads edgeData of every route of the route table, by path.
-func pageDataRoutes(routesJSON []byte) (map[string]pageData, error) {
-	var table struct {
-		Routes []struct {
-			Path     string   `json:"path"`
-			EdgeData []string `json:"edgeData"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(routesJSON, &table); err != nil {
-		return nil, err
-	}
+// pageDataByPath is the edgeData of every route that names some, by path
+// (the route table checked each value).
+var pageDataByPath = func() map[string]pageData {
 	pages := map[string]pageData{}
-	for _, r := range table.Routes {
+	for _, r := range shared.Routes.Routes {
 		if len(r.EdgeData) == 0 {
 			continue
 		}
-		var d pageData
-		for _, k := range r.EdgeData {
-			switch k {
-			case "merchant":
-				d.merchant = true
-			case "order":
-				d.order = true
-			case "payment":
-				d.payment = true
-			default:
-				return nil, fmt.Errorf("route %s: unknown edgeData %q", r.Path, k)
-			}
+		pages[r.Path] = pageData{
+			merchant: slices.Contains(r.EdgeData, shared.EdgeMerchant),
+			order:    slices.Contains(r.EdgeData, shared.EdgeOrder),
+			payment:  slices.Contains(r.EdgeData, shared.EdgePayment),
 		}
-		pages[r.Path] = d
 	}
-	return pages, nil
-}
-
-var pageDataByPath = func() map[string]pageData {
-	p, err := pageDataRoutes(shared.RoutesJSON)
-	if err != nil {
-		panic("billing: shared/routes.json: " + err.Error())
-	}
-	return p
+	return pages
 }()
 
 // PageData sets the journey headers a page of a signed-in visitor needs, as

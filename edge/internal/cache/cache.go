@@ -49,7 +49,7 @@ type Options struct {
 	// MaxBytes bounds the memory the entries use (bodies in all encodings
 	// plus headers); the least recently used go first.
 	MaxBytes int64
-	// Policies come from the shared route table (ParsePolicies).
+	// Policies come from the shared route table (NewPolicies).
 	Policies Policies
 	// RenderTimeout bounds one render the cache asks for (default 30s). A
 	// render runs to the end even if the visitor who caused it leaves, since
@@ -73,6 +73,7 @@ type Cache struct {
 	now           func() time.Time
 	log           *slog.Logger
 	security      *security.Policy
+	onPurge       atomic.Pointer[func(Target)]
 
 	store *store
 	group singleflight.Group

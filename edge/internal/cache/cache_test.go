@@ -77,10 +77,7 @@ func (f *renderer) lastRequest() *http.Request {
 
 func newTestCache(t *testing.T, maxBytes int64) (*Cache, *clock) {
 	t.Helper()
-	ps, err := ParsePolicies([]byte(testRoutes))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(mustTable(t, testRoutes))
 	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	return New(Options{MaxBytes: maxBytes, Policies: ps, Now: clk.Now, Logger: slog.New(slog.DiscardHandler)}), clk
 }
@@ -443,10 +440,7 @@ func TestPurgeDuringRenderIsNotStored(t *testing.T) {
 }
 
 func TestPoliciesFromRouteTable(t *testing.T) {
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(shared.Routes)
 	for path, want := range map[string]Policy{
 		"/":                          {Fresh: 300 * time.Second, Stale: 86400 * time.Second},
 		"/blog/article/launch":       {Fresh: 300 * time.Second, Stale: 86400 * time.Second},
@@ -464,7 +458,7 @@ func TestPoliciesFromRouteTable(t *testing.T) {
 			t.Errorf("For(%q) = %+v, want %+v", path, got, want)
 		}
 	}
-	if _, err := ParsePolicies([]byte(`{"notFound":{"cache":{"fresh":1,"stale":1}},"routes":[{"id":"x","path":"/x","cache":"sometimes"}]}`)); err == nil {
+	if _, err := shared.ParseRouteTable([]byte(`{"notFound":{"cache":{"fresh":1,"stale":1}},"routes":[{"id":"x","path":"/x","cache":"sometimes"}]}`)); err == nil {
 		t.Error("an unknown policy must be refused")
 	}
 }

@@ -14,10 +14,7 @@ import (
 // are redirected to the one canonical address (never off the site), and a
 // purge of /features leaves nothing that renders it.
 func TestCanonicalAddresses(t *testing.T) {
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(shared.Routes)
 	c := New(Options{Policies: ps, Logger: slog.New(slog.DiscardHandler)})
 	up := &renderer{}
 	h := ps.Canonical(c.Wrap(up))
@@ -100,10 +97,7 @@ func TestCanonicalAddresses(t *testing.T) {
 // to an undiscovered route became a full page load ("manifest version
 // mismatch"), and answers for different paths shared one cache entry.
 func TestManifestKeepsItsQuery(t *testing.T) {
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(shared.Routes)
 	var got string
 	h := ps.Canonical(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery }))
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Ffeatures%2C%2Fblog&version=abc123&utm_source=x", nil))
@@ -132,10 +126,7 @@ func TestManifestKeepsItsQuery(t *testing.T) {
 // route, before anything renders; a path that names no route in any case
 // is left to the not-found page.
 func TestLetterCaseRedirectsToTheRouteTablesSpelling(t *testing.T) {
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(shared.Routes)
 	up := &renderer{}
 	h := ps.Canonical(up)
 	for from, to := range map[string]string{

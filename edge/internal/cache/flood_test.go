@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -28,25 +27,15 @@ const floodDuration = 3 * time.Second
 // before the cache, and what is asked for once cannot evict what was asked
 // for again.
 func TestFloodKeepsWarmedPages(t *testing.T) {
-	paths, err := content.Paths()
+	paths, err := content.SeedPaths()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := NewPolicies(shared.Routes)
 	ps = ps.WithPages(paths)
 	var routes []string // every cached page of the site
-	var table struct {
-		Routes []struct {
-			Path  string `json:"path"`
-			Cache any    `json:"cache"`
-		} `json:"routes"`
-	}
-	mustJSON(t, shared.RoutesJSON, &table)
-	for _, r := range table.Routes {
-		if r.Cache != "private" && !strings.Contains(r.Path, ":") {
+	for _, r := range shared.Routes.Routes {
+		if !r.Cache.Private && !strings.Contains(r.Path, ":") {
 			routes = append(routes, r.Path)
 		}
 	}
@@ -169,9 +158,12 @@ func floodTarget(rng *rand.Rand, routes []string) string {
 	}
 }
 
-func mustJSON(t *testing.T, b []byte, v any) {
+// mustTable is a test's own small route table, parsed as the site's is.
+func mustTable(t *testing.T, routesJSON string) *shared.RouteTable {
 	t.Helper()
-	if err := json.Unmarshal(b, v); err != nil {
+	table, err := shared.ParseRouteTable([]byte(routesJSON))
+	if err != nil {
 		t.Fatal(err)
 	}
+	return table
 }

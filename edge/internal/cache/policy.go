@@ -1,14 +1,12 @@
 package cache
 
 import (
-	"encoding/json"
-	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"omnibus/edge/internal/routepath"
+	"omnibus/shared"
 )
 
 // Policy is how long one route's pages may be kept: Fresh, then served stale
@@ -36,9 +34,10 @@ type Policies struct {
 	// table's queryValues); ids: the route ids (React Router's _routes).
 	values map[string]func(string) bool
 	ids    map[string]bool
-	// pages are the pages of the routes with a parameter (/blog/article/:slug)
-	// that exist (WithPages); nil: every value of the parameter is a page.
-	pages map[string]bool
+	// exists reports the pages of the routes with a parameter
+	// (/blog/article/:slug) that exist (WithPages, WithPageSet); nil: every
+	// value of the parameter is a page.
+	exists func(path string) bool
 	// manifestVersion is the client build's version (WithManifestVersion);
 	// "" when unknown.
 	manifestVersion string
@@ -51,86 +50,45 @@ type routePolicy struct {
 	param    bool // a segment is a parameter
 }
 
-// ParsePolicies reads the shared route table (shared/routes.json): every
-// route's "cache" is {fresh, stale} in seconds or "private"; the notFound
-// entry's policy covers 404s and paths the table does not know.
-func ParsePolicies(routesJSON []byte) (Policies, error) {
-	var table struct {
-		NotFound struct {
-			ID     string          `json:"id"`
-			Layout string          `json:"layout"`
-			Cache  json.RawMessage `json:"cache"`
-			Query  []string        `json:"query"`
-		} `json:"notFound"`
-		LayoutQuery map[string][]string        `json:"layoutQuery"`
-		QueryValues map[string]json.RawMessage `json:"queryValues"`
-		Routes      []struct {
-			ID       string          `json:"id"`
-			Path     string          `json:"path"`
-			Layout   string          `json:"layout"`
-			Cache    json.RawMessage `json:"cache"`
-			Query    []string        `json:"query"`
-			EdgeData []string        `json:"edgeData"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(routesJSON, &table); err != nil {
-		return Policies{}, fmt.Errorf("cache: route table: %w", err)
-	}
-	var ps Policies
-	var err error
-	if ps.notFound, err = parsePolicy(table.NotFound.Cache); err != nil {
-		return Policies{}, fmt.Errorf("cache: notFound: %w", err)
-	}
-	ps.notFound.Query = querySet(table.NotFound.Query, table.LayoutQuery[table.NotFound.Layout])
-	ps.values = map[string]func(string) bool{}
-	for name, raw := range table.QueryValues {
-		if strings.HasPrefix(name, "$") {
-			continue
-		}
-		var list []string
-		var pattern string
-		switch {
-		case json.Unmarshal(raw, &list) == nil:
-			ps.values[name] = func(v string) bool { return slices.Contains(list, v) }
-		case json.Unmarshal(raw, &pattern) == nil:
-			re, err := regexp.Compile(pattern)
-			if err != nil {
-				return Policies{}, fmt.Errorf("cache: queryValues %s: %w", name, err)
-			}
-			ps.values[name] = re.MatchString
-		default:
-			return Policies{}, fmt.Errorf("cache: queryValues %s: a list of values or a pattern, got %s", name, raw)
-		}
+// NewPolicies are the cache policies of the route table
+// (shared.Routes): every route's "cache", and the notFound entry's for 404s
+// and paths the table does not know.
+func NewPolicies(table *shared.RouteTable) Policies {
+	ps := Policies{notFound: policyOf(table.NotFound.Cache), values: map[string]func(string) bool{}}
+	ps.notFound.Query = querySet(table.Query(table.NotFound))
+	for name, v := range table.QueryValues {
+		ps.values[name] = v.Allows
 	}
 	ps.ids = map[string]bool{"root": true, table.NotFound.ID: true}
 	for _, r := range table.Routes {
-		p, err := parsePolicy(r.Cache)
-		if err != nil {
-			return Policies{}, fmt.Errorf("cache: route %s: %w", r.ID, err)
-		}
-		p.Query = querySet(r.Query, table.LayoutQuery[r.Layout])
+		p := policyOf(r.Cache)
+		p.Query = querySet(table.Query(r))
 		p.OwnData = len(r.EdgeData) > 0
-		for name := range p.Query {
-			if !p.Private && ps.values[name] == nil {
-				return Policies{}, fmt.Errorf("cache: route %s keeps parameter %s, whose values queryValues does not declare", r.ID, name)
-			}
-		}
 		segs := routepath.Split(r.Path)
 		param := slices.ContainsFunc(segs, func(s string) bool { return strings.HasPrefix(s, ":") })
 		ps.routes = append(ps.routes, routePolicy{path: r.Path, segments: segs, policy: p, param: param})
 		ps.ids[r.ID] = true
 	}
-	return ps, nil
+	return ps
 }
 
 // WithPages names the pages of the route table's routes with a parameter
 // (the articles of /blog/article/:slug, ...): any other value of the
 // parameter is the not-found page, without a render of its own.
 func (ps Policies) WithPages(paths []string) Policies {
-	ps.pages = map[string]bool{}
+	pages := map[string]bool{}
 	for _, p := range paths {
-		ps.pages[canonicalPath(p)] = true
+		pages[canonicalPath(p)] = true
 	}
+	ps.exists = func(p string) bool { return pages[p] }
+	return ps
+}
+
+// WithPageSet is WithPages for a set that changes while the edge runs (the
+// content store's published articles): exists is asked for a canonical
+// path, on every request, so it must answer from memory.
+func (ps Policies) WithPageSet(exists func(path string) bool) Policies {
+	ps.exists = exists
 	return ps
 }
 
@@ -157,36 +115,20 @@ func (ps Policies) allowed(name, v string) bool {
 	return ok != nil && ok(v)
 }
 
-// querySet is the union of the parameter lists (nil when empty).
-func querySet(lists ...[]string) map[string]bool {
+// querySet is the set of the parameter names (nil when empty).
+func querySet(names []string) map[string]bool {
 	var set map[string]bool
-	for _, l := range lists {
-		for _, name := range l {
-			if set == nil {
-				set = map[string]bool{}
-			}
-			set[name] = true
+	for _, name := range names {
+		if set == nil {
+			set = map[string]bool{}
 		}
+		set[name] = true
 	}
 	return set
 }
 
-func parsePolicy(raw json.RawMessage) (Policy, error) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		if s == "private" {
-			return Policy{Private: true}, nil
-		}
-		return Policy{}, fmt.Errorf("unknown cache policy %q", s)
-	}
-	var secs struct {
-		Fresh *int `json:"fresh"`
-		Stale *int `json:"stale"`
-	}
-	if err := json.Unmarshal(raw, &secs); err != nil || secs.Fresh == nil || secs.Stale == nil || *secs.Fresh < 0 || *secs.Stale < 0 {
-		return Policy{}, fmt.Errorf("cache must be \"private\" or {fresh, stale} in seconds, got %s", raw)
-	}
-	return Policy{Fresh: time.Duration(*secs.Fresh) * time.Second, Stale: time.Duration(*secs.Stale) * time.Second}, nil
+func policyOf(c shared.CachePolicy) Policy {
+	return Policy{Private: c.Private, Fresh: c.Fresh, Stale: c.Stale}
 }
 
 // For returns the policy of the route that matches path, or the not-found
@@ -209,7 +151,7 @@ func (ps Policies) match(path string) (Policy, bool) {
 	segs := routepath.Split(path)
 	for _, r := range ps.routes {
 		if routepath.Match(r.segments, segs) {
-			if r.param && ps.pages != nil && !ps.pages[canonicalPath(path)] {
+			if r.param && ps.exists != nil && !ps.exists(canonicalPath(path)) {
 				return ps.notFound, false
 			}
 			return r.policy, true

@@ -22,11 +22,8 @@ import (
 // identity; after a purge of everything, on the edge that took it and (on
 // PostgreSQL, through NOTIFY) on the other edge too.
 func TestFirstVisitAfterStartAndPurgeIsAHit(t *testing.T) {
-	ps, err := cache.ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	articles, err := content.Paths()
+	ps := cache.NewPolicies(shared.Routes)
+	articles, err := content.SeedPaths()
 	if err != nil {
 		t.Fatal(err)
 	}

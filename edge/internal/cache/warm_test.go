@@ -12,7 +12,7 @@ import (
 // visitor waits for a render, warming waits; once done, every page is a hit.
 func TestWarmingPausesForVisitorsAndFillsTheCache(t *testing.T) {
 	c, _ := newTestCache(t, 1<<20)
-	ps, _ := ParsePolicies([]byte(testRoutes))
+	ps := NewPolicies(mustTable(t, testRoutes))
 	paths := ps.CacheablePaths([]string{"/blog/article/hello"})
 	if want := []string{"/", "/blog", "/pricing", "/contact-us", "/blog/article/hello"}; len(paths) != len(want) {
 		t.Fatalf("CacheablePaths %q, want %q", paths, want)

@@ -52,6 +52,9 @@ type Config struct {
 	GoogleIssuerURL      string          // GOOGLE_ISSUER_URL
 	MerchantAppURL       string          // MERCHANT_APP_URL
 	SessionTTL           time.Duration   // SESSION_TTL
+	StaffSessionTTL      time.Duration   // STAFF_SESSION_TTL
+	StaffRecheckWindow   time.Duration   // STAFF_RECHECK_WINDOW
+	StaffEnrolWindow     time.Duration   // STAFF_ENROL_WINDOW
 	StripeSecretKey      string          // STRIPE_SECRET_KEY
 	StripeWebhookSecret  string          // STRIPE_WEBHOOK_SECRET
 	StripeAPIURL         string          // STRIPE_API_URL; empty: Stripe's own

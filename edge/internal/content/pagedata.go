@@ -103,6 +103,15 @@ func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, 
 		return nil, nil
 	case blogList:
 		pc.Articles, err = s.Articles(ctx, TypeBlog)
+		// The catalogue's single-article layouts show the newest article.
+		if p := strings.TrimSuffix(strings.TrimSuffix(path, ".data"), "/"); err == nil && (p == "/blog/post" || p == "/blog/post-2") && len(pc.Articles) > 0 {
+			if a, ok, err := s.Article(ctx, TypeBlog, pc.Articles[0].Slug); err != nil {
+				return nil, err
+			} else if ok {
+				a.Body = ""
+				pc.Article = &a
+			}
+		}
 	case helpIndex:
 		var cats []Category
 		if cats, err = s.Categories(ctx); err != nil {

@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -205,6 +206,14 @@ type pageSet struct {
 	gone map[string]bool
 	// paths are the live pages with a parameter, sorted (sitemap, warming).
 	paths []string
+	// redirects are the live redirects by source path.
+	redirects map[string]redirect
+	version   uint64
+}
+
+type redirect struct {
+	target string
+	status int
 }
 
 // Refresh reloads the set of content pages from the database.
@@ -232,8 +241,52 @@ func (s *Store) Refresh(ctx context.Context) error {
 		}
 	}
 	sort.Strings(ps.paths)
+	rds, err := s.LiveItems(ctx, TypeRedirect)
+	if err != nil {
+		return err
+	}
+	ps.redirects = map[string]redirect{}
+	for _, rd := range rds {
+		status, _ := strconv.Atoi(rd.Fields["status"])
+		ps.redirects[strings.TrimSuffix(rd.Slug, "/")] = redirect{target: rd.Fields["target"], status: status}
+	}
+	ps.version = s.version.Add(1)
 	s.pages.Store(ps)
 	return nil
+}
+
+// Version changes with every Refresh: what is built from the published
+// items (the sitemap, the feeds) is rebuilt when it moved.
+func (s *Store) Version() uint64 { return s.pageSet().version }
+
+// Redirects answers the live redirects (301, 302 with the query kept, or
+// 410 Gone) before the page cache; other requests go to next.
+func (s *Store) Redirects(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			p := r.URL.Path
+			if len(p) > 1 {
+				p = strings.TrimSuffix(p, "/")
+			}
+			if rd, ok := s.pageSet().redirects[p]; ok {
+				if rd.status == http.StatusGone {
+					next.ServeHTTP(&goneWriter{ResponseWriter: w}, r)
+					return
+				}
+				target := rd.target
+				if q := r.URL.RawQuery; q != "" {
+					path, frag, hasFrag := strings.Cut(target, "#")
+					target = path + "?" + q
+					if hasFrag {
+						target += "#" + frag
+					}
+				}
+				http.Redirect(w, r, target, rd.status)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func (s *Store) isLive(ctx context.Context, typ, slug string) bool {

@@ -1,8 +1,6 @@
 package content
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 	"sync"
 
@@ -11,46 +9,27 @@ import (
 
 // siteRoutes is what the store needs of the route table: its pages without
 // a parameter (a redirect may not shadow one; a link may point to one) and
-// the pages that list articles. (It reads routes.json itself until the route
-// table has its one Go type in shared.)
+// the pages that list articles.
 type siteRoutes struct {
 	static map[string]bool
 	// blogLists are the pages that show the blog's list (the index and the
-	// demo blocks that draw it).
+	// component catalogue's pages, whose demos draw the real articles).
 	blogLists []string
 }
 
-var routesOnce = sync.OnceValues(func() (*siteRoutes, error) {
-	var table struct {
-		Routes []struct {
-			ID     string `json:"id"`
-			Path   string `json:"path"`
-			Module string `json:"module"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
-		return nil, fmt.Errorf("content: routes.json: %w", err)
-	}
+var routes = sync.OnceValue(func() *siteRoutes {
 	r := &siteRoutes{static: map[string]bool{}}
-	for _, rt := range table.Routes {
-		if strings.ContainsAny(rt.Path, ":*") {
+	for _, rt := range shared.Routes.Routes {
+		if rt.HasParam() {
 			continue
 		}
 		r.static[rt.Path] = true
-		if rt.ID == "blog" || rt.Module == "_blocks/blog-demo.tsx" {
+		if rt.ID == "blog" || strings.HasPrefix(rt.Module, "_blocks/") {
 			r.blogLists = append(r.blogLists, rt.Path)
 		}
 	}
-	return r, nil
-})
-
-func routes() *siteRoutes {
-	r, err := routesOnce()
-	if err != nil {
-		panic(err) // the embedded table is checked by its own tests
-	}
 	return r
-}
+})
 
 // IsRoutePage reports a page of the route table without a parameter.
 func IsRoutePage(path string) bool {

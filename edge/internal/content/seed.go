@@ -137,16 +137,7 @@ func Seeds() ([]seed, error) {
 	for _, l := range links.Links {
 		add(TypeCampaignLink, Draft{Slug: l.Name, Fields: map[string]string{"target": l.Target, "utmSource": l.UTM.Source, "utmMedium": l.UTM.Medium, "utmCampaign": l.UTM.Campaign}})
 	}
-	var table struct {
-		Redirects []struct {
-			From string `json:"from"`
-			To   string `json:"to"`
-		} `json:"redirects"`
-	}
-	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
-		return nil, fmt.Errorf("content: routes.json: %w", err)
-	}
-	for _, r := range table.Redirects {
+	for _, r := range shared.Routes.Redirects {
 		add(TypeRedirect, Draft{Slug: r.From, Fields: map[string]string{"target": r.To, "status": "301"}})
 	}
 	return out, nil
@@ -300,4 +291,22 @@ func Parse(src []byte) (Article, error) {
 		a.Updated = updated
 	}
 	return a, nil
+}
+
+// SeedPaths lists the pages of the repository's articles and help
+// categories (what a fresh store publishes), for tests and tools that need
+// them without a database.
+func SeedPaths() ([]string, error) {
+	seeds, err := Seeds()
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, sd := range seeds {
+		switch sd.Type {
+		case TypeBlog, TypeHelp, TypeHelpCategory:
+			paths = append(paths, PagePath(sd.Type, sd.Draft.Slug))
+		}
+	}
+	return paths, nil
 }

@@ -31,7 +31,8 @@ type Store struct {
 	mu   sync.Mutex
 	subs []func(context.Context, Change)
 
-	pages atomic.Pointer[pageSet]
+	pages   atomic.Pointer[pageSet]
+	version atomic.Uint64
 }
 
 // Options configure New.

@@ -21,7 +21,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -272,18 +271,9 @@ func (e *Edge) Get(t testing.TB, path string) (*http.Response, string) {
 // object, no parameter in the path).
 func CachedPaths(t testing.TB) []string {
 	t.Helper()
-	var table struct {
-		Routes []struct {
-			Path  string          `json:"path"`
-			Cache json.RawMessage `json:"cache"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(shared.RoutesJSON, &table); err != nil {
-		t.Fatal(err)
-	}
 	var paths []string
-	for _, r := range table.Routes {
-		if strings.HasPrefix(string(r.Cache), "{") && !strings.ContainsAny(r.Path, ":*") {
+	for _, r := range shared.Routes.Routes {
+		if !r.Cache.Private && !r.HasParam() {
 			paths = append(paths, r.Path)
 		}
 	}

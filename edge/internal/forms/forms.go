@@ -96,18 +96,7 @@ type route struct {
 
 // New reads the declarations of the route table. bodyLimit is the API's
 // body limit; pages is the page handler a refusal is rendered through.
-func New(routesJSON []byte, bodyLimit echo.MiddlewareFunc, pages func() http.Handler) (*Pages, error) {
-	var table struct {
-		LayoutForm map[string]string `json:"layoutForm"`
-		Routes     []struct {
-			Path   string `json:"path"`
-			Layout string `json:"layout"`
-			Form   string `json:"form"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(routesJSON, &table); err != nil {
-		return nil, fmt.Errorf("forms: route table: %w", err)
-	}
+func New(table *shared.RouteTable, bodyLimit echo.MiddlewareFunc, pages func() http.Handler) (*Pages, error) {
 	p := &Pages{layouts: table.LayoutForm, handlers: map[string]echo.HandlerFunc{}, limit: bodyLimit, pages: pages}
 	for _, r := range table.Routes {
 		p.routes = append(p.routes, route{segments: routepath.Split(r.Path), form: r.Form, layout: r.Layout})

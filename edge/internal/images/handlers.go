@@ -17,9 +17,11 @@ import (
 	"omnibus/edge/internal/server"
 )
 
-// Access is who may upload: the request's signed-in account and whether it
-// has studio access. Until staff roles land it is the accounts' staff flag.
-type Access func(r *http.Request) (accountID uint64, signedIn, staff bool)
+// Access admits a studio member (staff.Require) and names their account.
+type Access struct {
+	Guard   echo.MiddlewareFunc
+	Account func(c echo.Context) (uint64, bool)
+}
 
 // Routes is where the handlers go.
 type Routes interface {
@@ -37,18 +39,15 @@ type Routes interface {
 // sameOrigin refuses a state-changing request from another site.
 func (s *Store) Register(api *echo.Group, routes Routes, access Access, sameOrigin echo.MiddlewareFunc) {
 	staff := func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
+		return access.Guard(func(c echo.Context) error {
 			c.Response().Header().Set("Cache-Control", "no-store")
-			id, signedIn, ok := access(c.Request())
-			switch {
-			case !signedIn:
-				return response.Error(c, http.StatusUnauthorized, "Sign in with a staff account to use the studio.")
-			case !ok:
-				return response.Error(c, http.StatusForbidden, "This account has no access to the studio.")
+			id, ok := access.Account(c)
+			if !ok {
+				return response.Error(c, http.StatusUnauthorized, "Sign in to the studio first.")
 			}
 			c.Set(accountKey, id)
 			return next(c)
-		}
+		})
 	}
 	// The multipart envelope and the alt text on top of the file.
 	limit := server.BodyLimit(s.opts.MaxUploadBytes + 64<<10)

@@ -79,10 +79,24 @@ func studio(t *testing.T, db *storage.DB, opts images.Options) (*images.Store, h
 	store := images.New(db, opts)
 	e := echo.New()
 	members := map[string]member{"staff": {1, true, true}, "staff2": {2, true, true}, "merchant": {3, true, false}}
-	store.Register(e.Group("/api/v1"), e, func(r *http.Request) (uint64, bool, bool) {
-		m := members[r.Header.Get("X-Test-Member")]
-		return m.id, m.signedIn, m.staff
-	}, func(next echo.HandlerFunc) echo.HandlerFunc { return next })
+	// As staff.Require answers: 401 without a studio session, 403 for a
+	// member whose role is too low.
+	guard := func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			m := members[c.Request().Header.Get("X-Test-Member")]
+			switch {
+			case !m.signedIn:
+				return c.JSON(http.StatusUnauthorized, map[string]string{"errorDetail": "sign in"})
+			case !m.staff:
+				return c.JSON(http.StatusForbidden, map[string]string{"errorDetail": "no access"})
+			}
+			return next(c)
+		}
+	}
+	store.Register(e.Group("/api/v1"), e, images.Access{Guard: guard, Account: func(c echo.Context) (uint64, bool) {
+		m := members[c.Request().Header.Get("X-Test-Member")]
+		return m.id, m.signedIn
+	}}, func(next echo.HandlerFunc) echo.HandlerFunc { return next })
 	return store, e
 }
 
@@ -325,4 +339,3 @@ func TestResponsiveRewritesArticleImages(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-

@@ -12,8 +12,6 @@ package metrics
 
 import (
 	"database/sql"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,6 +26,7 @@ import (
 
 	"omnibus/edge/internal/buildinfo"
 	"omnibus/edge/internal/routepath"
+	"omnibus/shared"
 )
 
 // Metrics is one edge's registry and the instruments that feed it.
@@ -46,16 +45,12 @@ type Metrics struct {
 	renderer atomic.Pointer[rendererGatherer]
 }
 
-// New builds the registry. routesJSON is shared/routes.json, whose paths
-// name the page routes.
-func New(routesJSON []byte) (*Metrics, error) {
-	routes, err := parseRoutes(routesJSON)
-	if err != nil {
-		return nil, err
-	}
+// New builds the registry. table is the route table (shared.Routes), whose
+// paths name the page routes.
+func New(table *shared.RouteTable) *Metrics {
 	m := &Metrics{
 		reg:    prometheus.NewRegistry(),
-		routes: routes,
+		routes: routesOf(table),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "omnibus_http_requests_total",
 			Help: "HTTP requests answered by the edge, by route pattern, method and status.",
@@ -102,7 +97,7 @@ func New(routesJSON []byte) (*Metrics, error) {
 	}, []string{"version", "commit"})
 	build.WithLabelValues(buildinfo.Version(), buildinfo.Commit()).Set(1)
 	m.reg.MustRegister(build)
-	return m, nil
+	return m
 }
 
 // WatchPurgeListener exposes whether the purge fan-out's LISTEN connection
@@ -323,20 +318,12 @@ type route struct {
 	segments []string // ":slug" matches any one segment
 }
 
-func parseRoutes(routesJSON []byte) ([]route, error) {
-	var table struct {
-		Routes []struct {
-			Path string `json:"path"`
-		} `json:"routes"`
-	}
-	if err := json.Unmarshal(routesJSON, &table); err != nil {
-		return nil, fmt.Errorf("metrics: route table: %w", err)
-	}
+func routesOf(table *shared.RouteTable) []route {
 	routes := make([]route, 0, len(table.Routes))
 	for _, r := range table.Routes {
 		routes = append(routes, route{pattern: r.Path, segments: routepath.Split(r.Path)})
 	}
-	return routes, nil
+	return routes
 }
 
 // pageRoute is the route-table pattern path belongs to; a React Router data

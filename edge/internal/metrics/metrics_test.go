@@ -15,11 +15,7 @@ import (
 
 func newMetrics(t *testing.T) *metrics.Metrics {
 	t.Helper()
-	m, err := metrics.New(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return metrics.New(shared.Routes)
 }
 
 func scrape(t *testing.T, h http.Handler) string {

@@ -4,46 +4,21 @@
 package redirects
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"omnibus/shared"
 )
 
-// Rule is one permanent redirect.
-type Rule struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
-// Parse reads the "redirects" of the route table and checks each is a
-// site path to a different site path.
-func Parse(routesJSON []byte) ([]Rule, error) {
-	var table struct {
-		Redirects []Rule `json:"redirects"`
-	}
-	if err := json.Unmarshal(routesJSON, &table); err != nil {
-		return nil, fmt.Errorf("redirects: routes.json: %w", err)
-	}
-	for _, r := range table.Redirects {
-		if !strings.HasPrefix(r.From, "/") || !strings.HasPrefix(r.To, "/") || strings.HasPrefix(r.To, "//") || r.From == r.To {
-			return nil, fmt.Errorf("redirects: %q → %q must be two different site paths", r.From, r.To)
-		}
-	}
-	return table.Redirects, nil
-}
-
-// Register adds a GET and HEAD route per rule (with and without a trailing slash).
+// Register adds a GET and HEAD route per rule of the route table (with and
+// without a trailing slash); the table checked that each goes from a site
+// path to a different one.
 func Register(e interface {
 	Match([]string, string, echo.HandlerFunc, ...echo.MiddlewareFunc) []*echo.Route
-}, routesJSON []byte) error {
-	rules, err := Parse(routesJSON)
-	if err != nil {
-		return err
-	}
-	for _, r := range rules {
+}, table *shared.RouteTable) {
+	for _, r := range table.Redirects {
 		to := r.To
 		handler := func(c echo.Context) error {
 			target := to
@@ -56,5 +31,4 @@ func Register(e interface {
 		e.Match([]string{http.MethodGet, http.MethodHead}, from, handler)
 		e.Match([]string{http.MethodGet, http.MethodHead}, from+"/", handler)
 	}
-	return nil
 }

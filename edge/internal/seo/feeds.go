@@ -37,16 +37,9 @@ var feedAliases = []string{"/feed.xml", "/feed"}
 // route-table cache policy). Each feed names its own address (rel="self",
 // as RFC 4287 and the RSS Advisory Board's best practices ask): a reader
 // that got it through a redirect or a copy knows where to poll.
-func buildFeeds(origin string) (*builtFeeds, error) {
-	_, blog, err := content.Shared()
-	if err != nil {
-		return nil, err
-	}
-	routes, err := routeTable()
-	if err != nil {
-		return nil, err
-	}
-	var page, about *route
+func buildFeeds(origin string, list []content.Summary) (*builtFeeds, error) {
+	routes := shared.Routes.Routes
+	var page, about *shared.Route
 	for i := range routes {
 		switch routes[i].ID {
 		case "blog":
@@ -58,9 +51,9 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 	if page == nil || about == nil {
 		return nil, fmt.Errorf("seo: routes.json has no blog or about route")
 	}
-	var policy struct{ Fresh, Stale int }
-	if err := json.Unmarshal(page.Cache, &policy); err != nil {
-		return nil, fmt.Errorf("seo: the blog route's cache policy: %w", err)
+	policy := page.Cache
+	if policy.Private {
+		return nil, fmt.Errorf("seo: the blog route's cache policy is private, but the feeds are public")
 	}
 	var site struct {
 		Name      string `json:"name"`
@@ -70,11 +63,10 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 		return nil, fmt.Errorf("seo: site.json: %w", err)
 	}
 
-	list := blog.List()
 	f := &feeds.Feed{
 		Title:       page.Title,
 		Link:        &feeds.Link{Href: origin + page.Path},
-		Description: page.Desc,
+		Description: page.Description,
 		Author:      &feeds.Author{Name: site.Name},
 		Id:          origin + page.Path,
 		Copyright:   site.LegalName,
@@ -135,7 +127,7 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 	return &builtFeeds{
 		rss:          rssXML,
 		atom:         atomXML,
-		cacheControl: fmt.Sprintf("public, max-age=%d, stale-while-revalidate=%d", policy.Fresh, policy.Stale),
+		cacheControl: fmt.Sprintf("public, max-age=%d, stale-while-revalidate=%d", int(policy.Fresh.Seconds()), int(policy.Stale.Seconds())),
 	}, nil
 }
 

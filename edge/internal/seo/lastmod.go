@@ -1,6 +1,7 @@
 package seo
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -34,7 +35,7 @@ var sources = map[string][]string{
 
 // Pages lists the sitemap's pages with their lastmod and images: the route
 // table's indexed pages, then every blog article, help topic and help article.
-func Pages() ([]Page, error) {
+func Pages(ctx context.Context, src Source) ([]Page, error) {
 	var dates struct {
 		Files map[string]string `json:"files"`
 	}
@@ -52,7 +53,11 @@ func Pages() ([]Page, error) {
 		}
 		return last, nil
 	}
-	help, blog, err := content.Shared()
+	blog, err := src.Articles(ctx, content.TypeBlog)
+	if err != nil {
+		return nil, err
+	}
+	help, err := src.Articles(ctx, content.TypeHelp)
 	if err != nil {
 		return nil, err
 	}
@@ -63,10 +68,7 @@ func Pages() ([]Page, error) {
 		}
 		return last
 	}
-	routes, err := routeTable()
-	if err != nil {
-		return nil, err
-	}
+	routes := shared.Routes.Routes
 	hero, err := heroImage()
 	if err != nil {
 		return nil, err
@@ -93,16 +95,16 @@ func Pages() ([]Page, error) {
 		case "home":
 			p.Images = []string{hero}
 		case "blog": // lists the articles: new when one is
-			p.LastMod = max(day, newest(blog.List()))
+			p.LastMod = max(day, newest(blog))
 		case "help", "help-centre":
-			p.LastMod = max(day, newest(help.List()))
+			p.LastMod = max(day, newest(help))
 		}
 		pages = append(pages, p)
 	}
-	for _, a := range blog.List() {
+	for _, a := range blog {
 		pages = append(pages, Page{Path: "/blog/article/" + a.Slug, LastMod: a.Modified()})
 	}
-	cats, err := content.Categories(shared.Articles)
+	cats, err := src.Categories(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -112,14 +114,14 @@ func Pages() ([]Page, error) {
 	}
 	for _, c := range cats {
 		day := catDay
-		for _, a := range help.List() {
+		for _, a := range help {
 			if a.Category == c.Slug {
 				day = max(day, a.Modified())
 			}
 		}
 		pages = append(pages, Page{Path: "/help/category/" + c.Slug, LastMod: day})
 	}
-	for _, a := range help.List() {
+	for _, a := range help {
 		pages = append(pages, Page{Path: "/help/category/article/" + a.Slug, LastMod: a.Modified()})
 	}
 	for _, p := range pages {

@@ -47,10 +47,7 @@ func BenchmarkCacheHitLogFile(b *testing.B) {
 }
 
 func benchmarkCacheHit(b *testing.B, log *slog.Logger) {
-	policies, err := cache.ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		b.Fatal(err)
-	}
+	policies := cache.NewPolicies(shared.Routes)
 	page := "<!DOCTYPE html><html><body>" + strings.Repeat("<p>Omnibus</p>", 4000) + "</body></html>"
 	renderer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -21,10 +21,7 @@ import (
 // request id, the security headers, and an Age that grows with the clock
 // (each entry reuses the Age value of the current second).
 func TestCacheHitKeepsLogAgeAndHeaders(t *testing.T) {
-	policies, err := cache.ParsePolicies(shared.RoutesJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	policies := cache.NewPolicies(shared.Routes)
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }

@@ -20,24 +20,16 @@ import (
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/http/response"
 	"omnibus/edge/internal/server"
+	"omnibus/edge/internal/staff"
 )
 
 // Options configure the API.
 type Options struct {
 	Store *content.Store
-	// Member is the signed-in account of a request and whether it has staff
-	// access (today: the accounts' staff flag); ok false without a session.
-	Member func(r *http.Request) (m Member, ok bool)
-	// SameSite refuses a state-changing request sent by another site.
-	SameSite echo.MiddlewareFunc
-	Logger   *slog.Logger
-}
-
-// Member is who calls the API.
-type Member struct {
-	AccountID uint64
-	Email     string
-	Staff     bool
+	// Staff guards every endpoint: a studio session and a role
+	// (staff.Require; RequireFresh for what goes live).
+	Staff  *staff.Service
+	Logger *slog.Logger
 }
 
 // MaxBody bounds a request: an article's Markdown (content.MaxBodyBytes)
@@ -54,28 +46,29 @@ func Register(v1 *echo.Group, o Options) {
 		o.Logger = slog.Default()
 	}
 	a := &api{o}
-	mw := []echo.MiddlewareFunc{noStore, server.BodyLimit(MaxBody)}
-	if o.SameSite != nil {
-		mw = append(mw, o.SameSite)
-	}
-	g := v1.Group("/staff", append(mw, a.guard)...)
-	g.GET("/content", a.list)
-	g.GET("/content/types", a.types)
-	g.POST("/content", a.create)
-	g.POST("/content/render", a.render)
-	g.GET("/content/:id", a.get)
-	g.PUT("/content/:id", a.save)
-	g.GET("/content/:id/revisions", a.revisions)
-	g.GET("/content/:id/revisions/:rev", a.revision)
-	g.GET("/content/:id/diff", a.diff)
-	g.POST("/content/:id/publish", a.publish)
-	g.POST("/content/:id/schedule", a.schedule)
-	g.POST("/content/:id/unschedule", a.unschedule)
-	g.POST("/content/:id/unpublish", a.unpublish)
-	g.POST("/content/:id/rollback", a.rollback)
-	g.POST("/content/:id/previews", a.createPreview)
-	g.GET("/content/:id/previews", a.previews)
-	g.DELETE("/content/:id/previews/:preview", a.revokePreview)
+	g := v1.Group("/staff/content", noStore, server.BodyLimit(MaxBody))
+	// Who may do what (internal/staff roles): viewers read, editors write
+	// drafts and share previews, publishers change what is live.
+	read := o.Staff.Require(staff.Viewer)
+	edit := o.Staff.Require(staff.Editor)
+	publish := o.Staff.RequireFresh(staff.Publisher)
+	g.GET("", a.list, read)
+	g.GET("/types", a.types, read)
+	g.POST("", a.create, edit)
+	g.POST("/render", a.render, edit)
+	g.GET("/:id", a.get, read)
+	g.PUT("/:id", a.save, edit)
+	g.GET("/:id/revisions", a.revisions, read)
+	g.GET("/:id/revisions/:rev", a.revision, read)
+	g.GET("/:id/diff", a.diff, read)
+	g.POST("/:id/publish", a.publish, publish)
+	g.POST("/:id/schedule", a.schedule, publish)
+	g.POST("/:id/unschedule", a.unschedule, publish)
+	g.POST("/:id/unpublish", a.unpublish, publish)
+	g.POST("/:id/rollback", a.rollback, publish)
+	g.POST("/:id/previews", a.createPreview, edit)
+	g.GET("/:id/previews", a.previews, read)
+	g.DELETE("/:id/previews/:preview", a.revokePreview, edit)
 }
 
 func noStore(next echo.HandlerFunc) echo.HandlerFunc {
@@ -87,28 +80,9 @@ func noStore(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-const memberKey = "studio.member"
-
-// guard lets only staff through: 401 without a session, 403 for an account
-// without staff access. It is the API's one access check (staff roles
-// replace it with their Require middleware; author reads the member).
-func (a *api) guard(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		m, ok := a.Member(c.Request())
-		if !ok {
-			return response.Error(c, http.StatusUnauthorized, "Sign in with a staff account to use the studio.")
-		}
-		if !m.Staff {
-			return response.Error(c, http.StatusForbidden, "This account has no access to the studio.")
-		}
-		c.Set(memberKey, m)
-		return next(c)
-	}
-}
-
 // author is who a change is recorded as: the member's e-mail address.
 func author(c echo.Context) string {
-	m, _ := c.Get(memberKey).(Member)
+	m, _ := staff.MemberFrom(c)
 	return m.Email
 }
 

@@ -37,11 +37,16 @@ const (
 // revision, the database down) renders the editor again with everything
 // typed and each field's message (forms.Refuse); a 409 also shows the
 // current text beside it.
+//
+// o.Member decides who may save (the app gives it the editor role).
 func SaveForm(o Options, sameOrigin echo.MiddlewareFunc) echo.HandlerFunc {
 	return sameOrigin(func(c echo.Context) error {
 		r := c.Request()
 		c.Response().Header().Set("Cache-Control", "no-store")
-		email, ok := o.Member(r)
+		email, ok, answered := o.Member(c.Response(), r)
+		if answered {
+			return nil
+		}
 		if !ok {
 			return response.Error(c, http.StatusNotFound, "Not found")
 		}

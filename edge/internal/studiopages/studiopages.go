@@ -34,11 +34,13 @@ const MaxHeaderBytes = 900 << 10
 // Options configure Wrap.
 type Options struct {
 	Store *content.Store
-	// Member is the request's staff member's address; ok false for anyone
-	// who is not staff (signed out included).
-	Member func(r *http.Request) (email string, ok bool)
+	// Member is the request's studio member's address (internal/staff:
+	// a studio session and a role); ok false for anyone else. answered: it
+	// sent the request elsewhere itself (a staff member without a studio
+	// session goes to the studio's sign-in).
+	Member func(w http.ResponseWriter, r *http.Request) (email string, ok, answered bool)
 	// Views is each page's views over the last 30 days (analytics), by path.
-	Views func(ctx context.Context) (map[string]int64, error)
+	Views  func(ctx context.Context) (map[string]int64, error)
 	Logger *slog.Logger
 }
 
@@ -98,7 +100,10 @@ func Wrap(o Options, next http.Handler) http.Handler {
 		// A studio page is one member's, never stored by any cache.
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("X-Robots-Tag", "noindex, nofollow")
-		email, ok := o.Member(r)
+		email, ok, answered := o.Member(w, r)
+		if answered {
+			return
+		}
 		if !ok {
 			next.ServeHTTP(w, r)
 			return
@@ -225,4 +230,3 @@ func (o Options) diff(ctx context.Context, id, from, to uint64) (*Diff, error) {
 	d.From, d.To = a, b
 	return d, nil
 }
-

@@ -51,8 +51,8 @@ func setup(t *testing.T, db *storage.DB) (*content.Store, studiopages.Options) {
 		t.Fatal(err)
 	}
 	return s, studiopages.Options{Store: s,
-		Member: func(r *http.Request) (string, bool) {
-			return "ana@example.com", r.Header.Get("X-Test-Staff") == "yes"
+		Member: func(_ http.ResponseWriter, r *http.Request) (string, bool, bool) {
+			return "ana@example.com", r.Header.Get("X-Test-Staff") == "yes", false
 		},
 		Views: func(context.Context) (map[string]int64, error) {
 			return map[string]int64{"/blog/article/festive-season-checklist": 1234}, nil
@@ -155,7 +155,7 @@ func TestEditorFormWithoutJavaScript(t *testing.T) {
 		it, _ := store.Get(context.Background(), items[0].ID)
 		rend := &renderer{}
 		e := echo.New()
-		fp, err := forms.New(shared.RoutesJSON, func(next echo.HandlerFunc) echo.HandlerFunc { return next }, func() http.Handler { return rend })
+		fp, err := forms.New(shared.Routes, func(next echo.HandlerFunc) echo.HandlerFunc { return next }, func() http.Handler { return rend })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,8 +3,9 @@
 // first HTML needs (og:type, the preview image, article dates, JSON-LD) are
 // the server's: lib/seo.server.tsx, so the browser's build carries none of it.
 import type { MetaDescriptor } from "react-router";
+import footer from "../../../shared/content/footer.json";
 import { notFound } from "../../../shared/route-table";
-import { DEFAULT_PUBLIC_URL } from "./constants";
+import { DEFAULT_PUBLIC_URL, LOCALE } from "./constants";
 import { pageEntry } from "./route-entry";
 
 export interface PageMetaInput {
@@ -17,17 +18,33 @@ export interface PageMetaInput {
   noindex?: boolean;
 }
 
+/** Open Graph's spelling of the page language (en-US → en_US). */
+export const OG_LOCALE = LOCALE.replace("-", "_");
+
+/** The site's X (Twitter) account, from the footer's social links: the handle cards credit. */
+export const TWITTER_SITE = twitterHandle(footer.socials.find((s) => s.name === "X")?.link);
+
+function twitterHandle(link: string | undefined): string | undefined {
+  const name = link?.match(/^https:\/\/(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})\/?$/)?.[1];
+  return name ? `@${name}` : undefined;
+}
+
 export function pageMeta({ title, description, publicUrl, pathname, noindex = false }: PageMetaInput): MetaDescriptor[] {
   const url = publicUrl + pathname;
   return [
     { title },
     { name: "description", content: description },
-    noindex ? { name: "robots", content: "noindex" } : { tagName: "link", rel: "canonical", href: url },
+    // An indexable page lets search show its preview image large (Google's
+    // Discover and image results crop to a thumbnail otherwise).
+    noindex ? { name: "robots", content: "noindex" } : { name: "robots", content: "max-image-preview:large" },
+    ...(noindex ? [] : [{ tagName: "link", rel: "canonical", href: url }]),
     { property: "og:site_name", content: "Omnibus" },
+    { property: "og:locale", content: OG_LOCALE },
     { property: "og:title", content: title },
     { property: "og:description", content: description },
     { property: "og:url", content: url },
     { name: "twitter:card", content: "summary_large_image" },
+    ...(TWITTER_SITE ? [{ name: "twitter:site", content: TWITTER_SITE }] : []),
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
   ];

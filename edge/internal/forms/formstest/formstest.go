@@ -35,7 +35,7 @@ func Wire(e *echo.Echo, handlers map[string]echo.HandlerFunc, other http.Handler
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(p)
 	})
-	p, err := forms.New(shared.RoutesJSON, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return page })
+	p, err := forms.New(shared.Routes, server.BodyLimit(server.DefaultAPIBodyLimit), func() http.Handler { return page })
 	if err != nil {
 		panic(err)
 	}

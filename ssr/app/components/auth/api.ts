@@ -37,7 +37,11 @@ export const MERCHANT_APP_DEFAULT = "/landing-page";
  */
 export function destinationFor(status: SignInStatus): { to: string; fullLoad: boolean } | null {
   if (!status.isLoggedIn) return null;
-  if (ONBOARDING_STATUSES.includes(status.omnicustomerStatus)) return { to: "/contact-us", fullLoad: false };
+  if (ONBOARDING_STATUSES.includes(status.omnicustomerStatus)) {
+    // The edge's own address for it may carry a one-time notice (?notice=passwordChanged after a reset).
+    const to = status.redirectTo && /^\/contact-us(\?|$)/.test(status.redirectTo) ? status.redirectTo : "/contact-us";
+    return { to, fullLoad: false };
+  }
   const to = status.redirectTo && /^(\/(?!\/)|https?:\/\/)/.test(status.redirectTo) ? status.redirectTo : MERCHANT_APP_DEFAULT;
   return { to, fullLoad: true };
 }

@@ -47,6 +47,9 @@ describe("redirect rules (SPEC §4)", () => {
     expect(destinationFor({ isLoggedIn: false, omnicustomerStatus: "" })).toBeNull();
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "account_created" })).toEqual({ to: "/contact-us", fullLoad: false });
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "pending_initial_license_payment" })).toEqual({ to: "/contact-us", fullLoad: false });
+    // The edge's /contact-us address keeps its one-time notice; any other address is not followed during onboarding.
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "account_created", redirectTo: "/contact-us?notice=passwordChanged" })).toEqual({ to: "/contact-us?notice=passwordChanged", fullLoad: false });
+    expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "account_created", redirectTo: "/contact-usx" })).toEqual({ to: "/contact-us", fullLoad: false });
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active" })).toEqual({ to: "/landing-page", fullLoad: true });
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "https://app.example/x" })).toEqual({ to: "https://app.example/x", fullLoad: true });
     expect(destinationFor({ isLoggedIn: true, omnicustomerStatus: "active", redirectTo: "//evil.example" })).toEqual({ to: "/landing-page", fullLoad: true });

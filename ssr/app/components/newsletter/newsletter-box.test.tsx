@@ -44,9 +44,15 @@ describe("NewsletterBox", () => {
     expect(screen.getByRole("alert").textContent).toContain(newsletter.messages.rateLimited);
   });
 
-  it("shows the outcome the edge redirected back with", async () => {
+  it("shows the outcome the edge redirected back with, and that the confirmation e-mail must still be opened", async () => {
     await renderBox("/?newsletter=subscribed");
     expect(screen.getByText("Subscribed!")).toBeTruthy();
+    expect(screen.getByText(newsletter.checkInbox)).toBeTruthy();
+    cleanup();
+    // The mailed confirmation link lands here: the visitor is told it worked, and asked for nothing more.
+    await renderBox("/?newsletter=confirmed");
+    expect(screen.getByText(newsletter.messages.confirmed)).toBeTruthy();
+    expect(screen.queryByText(newsletter.checkInbox)).toBeNull();
     cleanup();
     await renderBox("/?newsletter=error&reason=empty");
     expect(screen.getByRole("alert").textContent).toContain("Please provide an email address");

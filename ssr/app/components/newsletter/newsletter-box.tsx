@@ -84,7 +84,13 @@ export function NewsletterBox({ id = "newsletter" }: { id?: string }) {
       {/* Always present, so the outcome is announced when it appears. */}
       <div aria-live="polite">
         {(state.status === "subscribed" || state.status === "error") && (
-          <Banner tone={state.status} message={state.message} closeLabel={newsletter.close} onClose={close} />
+          <Banner
+            tone={state.status}
+            message={state.message}
+            note={state.status === "subscribed" && state.pending ? newsletter.checkInbox : undefined}
+            closeLabel={newsletter.close}
+            onClose={close}
+          />
         )}
       </div>
     </div>
@@ -94,11 +100,14 @@ export function NewsletterBox({ id = "newsletter" }: { id?: string }) {
 function Banner({
   tone,
   message,
+  note,
   closeLabel,
   onClose,
 }: {
   tone: "subscribed" | "error";
   message: string;
+  /** A second sentence under the message: what the visitor must still do. */
+  note?: string;
   closeLabel: string;
   onClose: () => void;
 }) {
@@ -112,7 +121,10 @@ function Banner({
       data-newsletter={tone}
       className={`mt-4 flex items-start gap-3 rounded-xl px-4 py-3 text-sm font-medium ring-1 ${look}`}
     >
-      <p className="flex-1">{message}</p>
+      <p className="flex-1">
+        {message}
+        {note && <span className="mt-1 block font-normal">{note}</span>}
+      </p>
       <button
         type="button"
         onClick={onClose}

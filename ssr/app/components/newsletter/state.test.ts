@@ -19,7 +19,7 @@ describe("subscribe", () => {
 
   it("posts {emailaddress} as JSON with credentials, and 'Subscribed!' on success", async () => {
     const fetcher = respond(200, { data: { subscribed: true } });
-    expect(await subscribe("ada@example.com", messages, fetcher)).toEqual({ status: "subscribed", message: "Subscribed!" });
+    expect(await subscribe("ada@example.com", messages, fetcher)).toEqual({ status: "subscribed", message: "Subscribed!", pending: true });
     expect(fetcher).toHaveBeenCalledWith(SUBSCRIBE_URL, expect.objectContaining({ method: "POST", credentials: "include" }));
     const init = fetcher.mock.calls[0] as unknown as [string, RequestInit];
     expect(JSON.parse(init[1].body as string)).toEqual({ emailaddress: "ada@example.com" });
@@ -57,7 +57,7 @@ describe("initialState (the outcome of a post without JavaScript)", () => {
   });
 
   it("shows 'Subscribed!' or the message of a known reason code", () => {
-    expect(state("newsletter=subscribed")).toEqual({ status: "subscribed", message: "Subscribed!" });
+    expect(state("newsletter=subscribed")).toEqual({ status: "subscribed", message: "Subscribed!", pending: true });
     expect(state("newsletter=error&reason=empty")).toEqual({ status: "error", message: "Please provide an email address" });
     expect(state("newsletter=error&reason=invalid")).toEqual({ status: "error", message: "Please enter a valid email address, like you@yourstore.com." });
   });

@@ -8,7 +8,8 @@ import { check } from "~/lib/validation";
 export type NewsletterState =
   | { status: "idle" }
   | { status: "loading" }
-  | { status: "subscribed"; message: string }
+  /** pending: the address waits for its confirmation link (double opt-in), which the visitor must open. */
+  | { status: "subscribed"; message: string; pending: boolean }
   | { status: "error"; message: string };
 
 export type Messages = NewsletterContent["messages"];
@@ -23,7 +24,8 @@ export const SUBSCRIBE_URL = "/api/v1/news-letter/subscribe";
  */
 export function initialState(search: URLSearchParams, messages: Messages): NewsletterState {
   const outcome = search.get("newsletter");
-  if (outcome === "subscribed") return { status: "subscribed", message: messages.subscribed };
+  if (outcome === "subscribed") return { status: "subscribed", message: messages.subscribed, pending: true };
+  if (outcome === "confirmed") return { status: "subscribed", message: messages.confirmed, pending: false };
   if (outcome === "error") {
     const reason = search.get("reason") ?? "";
     const known = Object.hasOwn(messages, reason) && reason !== "subscribed";
@@ -72,7 +74,7 @@ export async function subscribe(
   } catch {
     return { status: "error", message: messages.unavailable };
   }
-  if (response.ok) return { status: "subscribed", message: messages.subscribed };
+  if (response.ok) return { status: "subscribed", message: messages.subscribed, pending: true };
   let detail = "";
   try {
     const body = (await response.json()) as { errorDetail?: unknown };

@@ -9,6 +9,8 @@ import { buttonStyles } from "~/components/ui/site-link";
 import { ONBOARDING_STATUSES } from "~/components/auth/api";
 import { CHOOSE_PLAN_PATH, fill, journey, storeLabel } from "~/lib/journey";
 import { journeyOrder, merchantOverview, type JourneyOrder } from "~/lib/journey.server";
+import { noticeFrom } from "~/lib/notice.server";
+import { Notice } from "~/components/notice/notice";
 import { formatRupees } from "~/lib/plans";
 import { routeMeta } from "~/lib/meta";
 import type { Route } from "./+types/merchant-home";
@@ -21,10 +23,20 @@ export function loader({ request }: Route.LoaderArgs) {
   // Both from the edge (route edgeData): the overview when signed in, the ?order= when it is the merchant's own.
   const overview = merchantOverview(request);
   const order = overview ? journeyOrder(request) : null;
-  return { overview, justPaid: Boolean(order), order };
+  return { overview, justPaid: Boolean(order), order, notice: noticeFrom(request) };
 }
 
 export default function MerchantHomePage() {
+  const { notice } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <Notice text={notice} />
+      <MerchantHome />
+    </>
+  );
+}
+
+function MerchantHome() {
   const { overview, justPaid, order } = useLoaderData<typeof loader>();
   const t = journey.home;
   const box = "mx-auto w-full max-w-3xl px-4 py-16 sm:px-6 lg:py-24";
@@ -40,16 +52,20 @@ export default function MerchantHomePage() {
     );
   }
   const store = storeLabel(overview);
-  const heading = store ? fill(t.heading, { store }) : t.headingNoStore;
+  // Right after the first plan is paid the merchant is new here, not back.
+  const first = justPaid && order?.product === "plan";
+  const heading = store ? fill(first ? t.headingFirst : t.heading, { store }) : first ? t.headingFirstNoStore : t.headingNoStore;
   if (ONBOARDING_STATUSES.includes(overview.omnicustomerStatus)) {
+    // A plan already chosen waits for its payment: say so, rather than asking to choose one.
+    const awaiting = overview.pendingPlanOrder;
     return (
       <section className={box}>
         <h1 className="text-4xl font-bold tracking-tight">{heading}</h1>
         <p className="mt-6 text-lg text-gray-600 dark:text-gray-400" role="status">
-          {justPaid ? t.confirming : t.onboarding}
+          {justPaid ? t.confirming : awaiting ? fill(t.awaitingPayment, { plan: awaiting.name }) : t.onboarding}
         </p>
         <Link to={CHOOSE_PLAN_PATH} className={`mt-8 ${buttonStyles.primary}`}>
-          {t.choosePlan}
+          {awaiting && !justPaid ? t.payPlan : t.choosePlan}
         </Link>
       </section>
     );

@@ -191,13 +191,13 @@ describe("contact pages", () => {
   it("puts a field error from the edge under that field", async () => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () => new Response(JSON.stringify({ errorDetail: "Please enter a valid email address, like you@yourstore.in.", field: "email" }), { status: 400 })),
+      vi.fn(async () => new Response(JSON.stringify({ errorDetail: "Please enter a valid email address, like you@yourstore.com.", field: "email" }), { status: 400 })),
     );
     renderAt("/contact-us");
     await screen.findByRole("heading", { level: 1 });
     fill(validContactUs);
     fireEvent.click(screen.getByRole("button", { name: contact.submitLabel }));
-    const error = await screen.findByText("Please enter a valid email address, like you@yourstore.in.");
+    const error = await screen.findByText("Please enter a valid email address, like you@yourstore.com.");
     expect(error.id).toBe("contact-email-error");
     vi.unstubAllGlobals();
   });

@@ -5,6 +5,8 @@ import { data, useLoaderData, useRouteLoaderData } from "react-router";
 import { ContactForm } from "~/components/contact/contact-form";
 import { DataTable } from "~/components/ui/data-table";
 import { WelcomeBanner } from "~/components/journey/welcome-banner";
+import { Notice } from "~/components/notice/notice";
+import { noticeFrom } from "~/lib/notice.server";
 import { ONBOARDING_STATUSES } from "~/components/auth/api";
 import { merchantOverview } from "~/lib/journey.server";
 import { storeLabel } from "~/lib/journey";
@@ -32,13 +34,15 @@ export function loader({ request }: Route.LoaderArgs) {
     outcome: CONTACT_OUTCOMES.includes(outcome as ContactOutcome) ? (outcome as ContactOutcome) : null,
     // A merchant sent here during onboarding (SPEC §4) is welcomed and shown the next step.
     welcome: entry.id === "contact-us" ? onboardingWelcome(request) : null,
+    notice: noticeFrom(request),
   };
 }
 
 export default function ContactPage() {
-  const { topic, page, form, outcome, welcome } = useLoaderData<typeof loader>();
+  const { topic, page, form, outcome, welcome, notice } = useLoaderData<typeof loader>();
   return (
     <div className="bg-gray-50 dark:bg-gray-950">
+      <Notice text={notice} />
       {welcome && <WelcomeBanner {...welcome} />}
       <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 sm:px-6 lg:grid-cols-2 lg:gap-16 lg:py-24">
         <div>
