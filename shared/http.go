@@ -63,6 +63,12 @@ type HTTPNames struct {
 	// pages whose route names "search" in edgeData; base64url JSON
 	// (edge/internal/search).
 	SearchHeader string `json:"searchHeader"`
+	// StudioHeader carries a studio page's data to the renderer (the list,
+	// the item being edited, its revisions, a diff, preview links, view
+	// counts), base64url JSON, only on a staff member's request for a page
+	// under /staff (edge/internal/studiopages). Stripped from incoming
+	// requests.
+	StudioHeader string `json:"studioHeader"`
 }
 
 // EdgePrefix starts the name of every header only the edge sets.

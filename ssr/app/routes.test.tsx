@@ -74,7 +74,17 @@ function withContent(loader: ((args: { request: Request }) => unknown) | undefin
 
 /** The app's root (layout picked from the route table) with every table route under it, as the router builds them. */
 function renderAt(url: string) {
+  // The studio's pages read their data from the edge's header; here, a staff member's.
+  const studioItem = {
+    id: 1, type: "blog", slug: "festive", state: "draft", changed: false, scheduledAt: null, publishedAt: null, path: "/blog/article/festive",
+    revision: { id: 5, number: 1, slug: "festive", fields: { title: "Festive", description: "D", date: "2026-11-27", category: "Growth" }, body: "Hello", html: "<p>Hello</p>", author: "ana@example.com", note: "", createdAt: "2026-11-27T10:00:00Z" },
+    publishedRevisionId: null, pendingRepository: null, updatedAt: "2026-11-27T10:00:00Z",
+  };
+  const studioTypes = [{ type: "blog", body: true, fields: [{ name: "title", required: true, kind: "text" }, { name: "date", required: true, kind: "date" }] }];
   const stubLoaders: Record<string, () => unknown> = {
+    studio: () => ({ member: "ana@example.com", types: studioTypes, list: { filter: { Type: "", State: "", Author: "", Query: "" }, items: [studioItem], views: { "/blog/article/festive": 1200 } } }),
+    "studio-new": () => ({ member: "ana@example.com", types: studioTypes }),
+    "studio-item": () => ({ member: "ana@example.com", types: studioTypes, item: studioItem, revisions: [studioItem.revision], previews: [] }),
     // The /features loader calls the edge; here its data comes straight from the shared content.
     features: () => ({ features: Promise.resolve(featuresContent.features) }),
     // The journey pages read the signed-in merchant from the edge; here, a merchant in onboarding.

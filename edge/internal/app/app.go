@@ -57,6 +57,7 @@ import (
 	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/studio"
+	"omnibus/edge/internal/studiopages"
 	"omnibus/edge/internal/theme"
 	"omnibus/shared"
 )
@@ -289,6 +290,10 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		// to read the utm tags before Canonical drops them; one hook,
 		// counting once the answer is out.
 		a.Analytics.Pages,
+		// The studio's pages (/staff) get their data on the page request.
+		func(next http.Handler) http.Handler {
+			return studiopages.Wrap(a.studioOptions(staff.Viewer, log), next)
+		},
 		// The content store's redirects (301, 302, 410): before Canonical,
 		// so a redirect keeps the query Canonical would drop (utm tags) and
 		// an old address takes one hop, not two; before the cache.
@@ -396,6 +401,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.Search.Register(api) // GET /api/v1/search: results as the visitor types
 	a.Accounts.Register(api)
 	a.Staff.Register(api) // /api/v1/staff/...: members, sessions, the audit log
+	a.registerStudio(cfg.PublicURL, log, api, formPages)
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())

@@ -21,3 +21,4 @@ export const SEARCH_HEADER: string = names.searchHeader;
 export const THEME_COOKIE: string = names.themeCookie;
 /** What a content page shows (base64url JSON: article, policy, lists, preview) from the edge's content store: lib/content.server.ts. */
 export const CONTENT_HEADER: string = names.contentHeader;
+export const STUDIO_HEADER: string = names.studioHeader;
