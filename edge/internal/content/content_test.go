@@ -42,7 +42,7 @@ func TestHelpArticleBySlug(t *testing.T) {
 	}
 	a := b.Data
 	if a.Slug != "success-story-kaveri-handlooms" || a.Category != "success-stories" || a.Date != "2026-08-30" ||
-		!strings.HasPrefix(a.Title, "Success story:") || a.Description == "" {
+		!strings.HasPrefix(a.Title, "How Kaveri Handlooms went from one shop") || a.Description == "" {
 		t.Fatalf("front matter %+v", a.Summary)
 	}
 	if strings.Contains(a.Body, "slug:") || !strings.Contains(a.Body, "## The problem: three stock counts") {

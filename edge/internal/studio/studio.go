@@ -67,7 +67,7 @@ func Register(v1 *echo.Group, o Options) {
 	g.POST("/:id/unpublish", a.unpublish, publish)
 	g.POST("/:id/rollback", a.rollback, publish)
 	g.POST("/:id/previews", a.createPreview, edit)
-	g.GET("/:id/previews", a.previews, read)
+	g.GET("/:id/previews", a.previews, edit) // links are capabilities: an editor's
 	g.DELETE("/:id/previews/:preview", a.revokePreview, edit)
 }
 
