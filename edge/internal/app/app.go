@@ -203,6 +203,26 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// Site search: the /search page gets the results of its ?q= from the
+	// edge, as the journey pages get their data (internal/search); the
+	// page is private, so no query becomes a page-cache entry.
+	syn, err := search.ParseSynonyms(shared.SearchSynonymsJSON)
+	if err != nil {
+		return nil, err
+	}
+	// What it finds: the product pages and the store's published articles,
+	// kept in line with the store by this edge's changes (searchChanged)
+	// and another edge's, heard as its page purge (startCache's OnPurge).
+	a.SearchIndex = search.NewIndex(syn)
+	if err := search.Seed(context.Background(), a.SearchIndex, a.Content); err != nil {
+		return nil, err
+	}
+	a.Content.Subscribe(a.searchChanged)
+	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
+		if a.Analytics != nil {
+			a.Analytics.Searched(r, q, total)
+		}
+	}})
 	// The route table's cache policies, knowing the articles and help
 	// topics that are published (any other slug is the one shared
 	// not-found page, not a render of its own) and the client build's
@@ -238,22 +258,6 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, Provider: provider(cfg, log),
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
-	// Site search: the /search page gets the results of its ?q= from the
-	// edge, as the journey pages get their data (internal/search); the
-	// page is private, so no query becomes a page-cache entry.
-	syn, err := search.ParseSynonyms(shared.SearchSynonymsJSON)
-	if err != nil {
-		return nil, err
-	}
-	a.SearchIndex = search.NewIndex(syn)
-	if err := search.Seed(context.Background(), a.SearchIndex, a.Content); err != nil {
-		return nil, err
-	}
-	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
-		if a.Analytics != nil {
-			a.Analytics.Searched(r, q, total)
-		}
-	}})
 	// The studio's access (internal/staff): a studio session, opened only
 	// by a passkey (or an allowed TOTP code) after a merchant sign-in, and
 	// a role; the staff page needs the viewer role.
@@ -540,9 +544,15 @@ func (a *App) startCache(policies cache.Policies, secure *security.Policy, now f
 	}
 	// Another edge's purge (a publish there) reloads the content pages
 	// here before the pages go and are warmed again.
-	a.Cache.OnPurge(func(cache.Target) {
+	// Its changed articles are read again for site search (ApplyPath).
+	a.Cache.OnPurge(func(t cache.Target) {
 		if err := a.Content.Refresh(fanCtx); err != nil {
 			a.Log.Warn("content: reloading the content pages", "err", err)
+		}
+		if t.Path != "" {
+			if err := a.SearchIndex.ApplyPath(t.Path, search.Loader(fanCtx, a.Content)); err != nil {
+				a.Log.Warn("search: reindexing a purged page", "path", t.Path, "err", err)
+			}
 		}
 	})
 	if cfg.CacheWarm {
@@ -759,6 +769,20 @@ func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 			}
 		}
 	}()
+}
+
+// searchChanged brings site search in line with a committed change of
+// the content store on this edge (search.Index.Apply). Only a change of
+// what visitors see: a saved draft, or a scheduled revision of a live
+// article, leaves the live article (and its entry) as it is.
+func (a *App) searchChanged(ctx context.Context, ch content.Change) {
+	if !ch.Live {
+		return
+	}
+	sc := search.Change{Type: ch.Type, Slug: ch.Slug, OldSlug: ch.OldSlug, State: ch.State}
+	if err := a.SearchIndex.Apply(sc, search.Loader(context.WithoutCancel(ctx), a.Content)); err != nil {
+		a.Log.Warn("search: reindexing a changed item", "type", ch.Type, "slug", ch.Slug, "err", err)
+	}
 }
 
 // HandOver says another edge has taken over the listening socket (the

@@ -89,7 +89,7 @@ describe("shared content", () => {
     const path = "/help/category/article/success-story-kaveri-handlooms";
     const story = helpArticle(contentRequest(path), "success-story-kaveri-handlooms");
     expect(story?.category).toBe("success-stories");
-    expect(story?.title).toMatch(/^Success story/);
+    expect(story?.title).toMatch(/^How Kaveri Handlooms/);
     expect(helpCategory(contentRequest(path), "success-stories")?.title).toBeTruthy();
     const index = contentRequest("/help-centre");
     const known = helpIndex(index).map((c) => c.slug);

@@ -54,7 +54,7 @@ describe("merchant home", () => {
   });
 
   it("welcomes (not welcomes back) a merchant right after the first plan payment", async () => {
-    const paid = { ...order, status: "paid" };
+    const paid = { ...order, status: "paid" as const };
     const heading = await show({ overview: { ...base, omnicustomerStatus: "active", plan: "Growth" }, justPaid: true, order: paid });
     expect(heading).toBe("Welcome to Mira’s Pet Shop");
   });
