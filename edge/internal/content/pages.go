@@ -217,6 +217,8 @@ type redirect struct {
 
 // Refresh reloads the set of content pages from the database.
 func (s *Store) Refresh(ctx context.Context) error {
+	s.refreshing.Lock()
+	defer s.refreshing.Unlock()
 	var rows []struct {
 		Type, Slug, State string
 	}

@@ -30,8 +30,12 @@ type Store struct {
 	mu   sync.Mutex
 	subs []func(context.Context, Change)
 
-	pages   atomic.Pointer[pageSet]
-	version atomic.Uint64
+	// refreshing makes Refreshes take turns: one that read the database
+	// before a change never stores its page set after one that read it
+	// since (a purge's reload racing the change's own).
+	refreshing sync.Mutex
+	pages      atomic.Pointer[pageSet]
+	version    atomic.Uint64
 }
 
 // Options configure New.
