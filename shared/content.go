@@ -16,11 +16,13 @@ var ContactJSON []byte
 
 // Articles holds the blog and help-centre articles (Markdown with front
 // matter: slug, title, description, date, category) and the help categories:
-// content/blog/*.md, content/help/*.md and content/help/categories.json.
+// content/blog/*.md, content/help/*.md and content/help/categories.json,
+// and the policy pages, content/policies/*.md. They are the seed of the
+// edge's content store (edge/internal/content), imported on first start.
 // The edge serves them at /api/v1/help/slug/{slug} and
 // /api/v1/omnibus-blog/{slug,list}.
 //
-//go:embed content/blog/*.md content/help/*.md content/help/categories.json
+//go:embed content/blog/*.md content/help/*.md content/help/categories.json content/policies/*.md
 var Articles embed.FS
 
 // PlansJSON is content/plans.json: the plans and add-ons with their prices in

@@ -54,11 +54,21 @@ type HTTPNames struct {
 	// signed-in visitor owns it, to the pages whose route names "payment";
 	// base64url JSON.
 	PaymentHeader string `json:"paymentHeader"`
+	// ContentHeader carries what a content page shows (an article, a
+	// policy, a list of articles, or a draft on a preview link) from the
+	// edge's content store, base64url JSON (docs/studio-api.md).
+	ContentHeader string `json:"contentHeader"`
 	// SearchHeader carries the results of ?q= (the query as searched, the
 	// results with their marked snippets, or why there are none) to the
 	// pages whose route names "search" in edgeData; base64url JSON
 	// (edge/internal/search).
 	SearchHeader string `json:"searchHeader"`
+	// StudioHeader carries a studio page's data to the renderer (the list,
+	// the item being edited, its revisions, a diff, preview links, view
+	// counts), base64url JSON, only on a staff member's request for a page
+	// under /staff (edge/internal/studiopages). Stripped from incoming
+	// requests.
+	StudioHeader string `json:"studioHeader"`
 }
 
 // EdgePrefix starts the name of every header only the edge sets.

@@ -20,6 +20,11 @@ import table from "../shared/routes.json" with { type: "json" };
 const routesDir = path.join(import.meta.dirname, "app", "routes");
 const VIRTUAL = "virtual:route-copy";
 
+/** Routes whose table entry loads with their own module, not with every page: the studio's. */
+export function ownChunkEntry(entry: { path?: string }): boolean {
+  return entry.path === "/staff" || !!entry.path?.startsWith("/staff/");
+}
+
 export function clientRouteTable(): Plugin {
   return {
     name: "omnibus:client-route-table",
@@ -29,7 +34,14 @@ export function clientRouteTable(): Plugin {
       const { notFound, routes } = JSON.parse(code) as typeof table;
       const { path: _path, cache: _cache, ...notFoundEntry } = notFound as typeof notFound & { path?: string; cache?: unknown };
       // form, layoutForm: where a form posts without JavaScript (lib/form-state.ts), the same on both sides.
-      const client = { notFound: notFoundEntry, layoutForm: table.layoutForm, routes: routes.map(({ id, layout, form, noindex }: { id: string; layout: string; form?: string; noindex?: boolean }) => ({ id, layout, form, noindex })) };
+      // The studio's routes (/staff) are not in the table every page loads:
+      // their entries travel with their own modules' copy (below), so the
+      // public pages carry not a byte of the studio.
+      const client = {
+        notFound: notFoundEntry,
+        layoutForm: table.layoutForm,
+        routes: routes.filter((r) => !ownChunkEntry(r)).map(({ id, layout, form, noindex }: { id: string; layout: string; form?: string; noindex?: boolean }) => ({ id, layout, form, noindex })),
+      };
       return { code: JSON.stringify(client), map: null };
     },
   };
@@ -48,11 +60,17 @@ export function routeCopy(): Plugin {
       if (!id.startsWith(`\0${VIRTUAL}:`)) return;
       const module = id.slice(VIRTUAL.length + 2);
       const routes: Record<string, { title: string; description: string }> = {};
+      const entries: Record<string, { id: string; layout: string; form?: string; noindex?: boolean }> = {};
       for (const entry of [...table.routes, table.notFound]) {
-        if (entry.module === module) routes[entry.id] = { title: entry.title, description: entry.description };
+        if (entry.module !== module) continue;
+        routes[entry.id] = { title: entry.title, description: entry.description };
+        if (ownChunkEntry(entry as { path?: string })) {
+          const { id, layout, form, noindex } = entry as { id: string; layout: string; form?: string; noindex?: boolean };
+          entries[id] = { id, layout, form, noindex };
+        }
       }
       if (Object.keys(routes).length === 0) this.error(`${VIRTUAL} imported by ${module}, which no route of shared/routes.json names`);
-      return `export default ${JSON.stringify({ module, routes })};`;
+      return `export default ${JSON.stringify(Object.keys(entries).length ? { module, routes, entries } : { module, routes })};`;
     },
   };
 }

@@ -84,11 +84,15 @@ if (DEV) {
 }
 const { log } = runtime;
 
-// Request heads up to 48 KB (Node's default is 16 KB): the edge bounds a
-// visitor's head at 14 KB and may add the state of a refused form post
-// (shared/http.json's formStateHeader), up to about 17 KB for the contact
-// form's longest values (edge/internal/forms).
-const server = createServer({ maxHeaderSize: 48 << 10 }, app).listen(PORT, HOST, () => {
+// Request heads up to 2 MB (Node's default is 16 KB): the edge bounds a
+// visitor's head at 14 KB and adds what the page shows: the state of a
+// refused form post (shared/http.json's formStateHeader; the studio's
+// editor keeps a whole article typed), a content page's content
+// (contentHeader, at most 256 KB: edge/internal/content
+// MaxContentHeaderBytes), a studio page's data (studioHeader, at most
+// 900 KB, edge/internal/studiopages). Only the edge reaches the renderer
+// (loopback), so no visitor can send a head this size.
+const server = createServer({ maxHeaderSize: 2 << 20 }, app).listen(PORT, HOST, () => {
   log.info({ dev: DEV }, `renderer listening on http://${HOST}:${PORT}`);
 });
 if (process.env.METRICS_PORT) {

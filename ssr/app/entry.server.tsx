@@ -10,6 +10,7 @@ import { DeferredScriptsProvider } from "~/lib/deferred-scripts";
 import { deferredScriptsServer } from "~/lib/deferred-scripts.server";
 import criticalCss from "./critical.css?inline";
 import { setRoute } from "./lib/renderer-server.server";
+import { pageContent } from "./lib/content.server";
 import { publicUrl, seoHead } from "./lib/seo.server";
 
 // ssr/server.js takes its logger, request middleware and metrics listener from here.
@@ -59,7 +60,7 @@ export default function handleRequest(
     // What crawlers and link previews read (preview image, JSON-LD...): pages that answer 200 only.
     let seo: ReturnType<typeof seoHead> = null;
     try {
-      if (routerContext.staticHandlerContext.statusCode === 200) seo = seoHead(new URL(request.url).pathname, publicUrl());
+      if (routerContext.staticHandlerContext.statusCode === 200) seo = seoHead(new URL(request.url).pathname, publicUrl(), pageContent(request));
     } catch (error) {
       // The page still answers, without them; the log (and e2e/seo.spec.ts) says what broke.
       log.error({ err: error }, `seo: ${errorMessage(error)}`);

@@ -10,6 +10,7 @@ import { notFound, routes as table } from "../../shared/route-table";
 import App, { loader as rootLoader } from "./root";
 import routeConfig from "./routes";
 import { examplePath } from "../e2e/example-paths";
+import { contentRequest, fixturePaths } from "./lib/content-fixture";
 
 interface RouteModule {
   default: ComponentType;
@@ -62,9 +63,28 @@ describe("route table ↔ router", () => {
   });
 });
 
+/** A loader given its page request as the edge sends it: with the page's content (articles, policies, lists) when it has some. */
+function withContent(loader: ((args: { request: Request }) => unknown) | undefined) {
+  if (!loader) return undefined;
+  return (args: { request: Request }) => {
+    const path = new URL(args.request.url).pathname;
+    return loader(fixturePaths().includes(path) ? { ...args, request: contentRequest(path) } : args);
+  };
+}
+
 /** The app's root (layout picked from the route table) with every table route under it, as the router builds them. */
 function renderAt(url: string) {
+  // The studio's pages read their data from the edge's header; here, a staff member's.
+  const studioItem = {
+    id: 1, type: "blog", slug: "festive", state: "draft", changed: false, scheduledAt: null, publishedAt: null, path: "/blog/article/festive",
+    revision: { id: 5, number: 1, slug: "festive", fields: { title: "Festive", description: "D", date: "2026-11-27", category: "Growth" }, body: "Hello", html: "<p>Hello</p>", author: "ana@example.com", note: "", createdAt: "2026-11-27T10:00:00Z" },
+    publishedRevisionId: null, pendingRepository: null, updatedAt: "2026-11-27T10:00:00Z",
+  };
+  const studioTypes = [{ type: "blog", body: true, fields: [{ name: "title", required: true, kind: "text" }, { name: "date", required: true, kind: "date" }] }];
   const stubLoaders: Record<string, () => unknown> = {
+    studio: () => ({ member: "ana@example.com", types: studioTypes, list: { filter: { Type: "", State: "", Author: "", Query: "" }, items: [studioItem], views: { "/blog/article/festive": 1200 } } }),
+    "studio-new": () => ({ member: "ana@example.com", types: studioTypes }),
+    "studio-item": () => ({ member: "ana@example.com", types: studioTypes, item: studioItem, revisions: [studioItem.revision], previews: [] }),
     // The /features loader calls the edge; here its data comes straight from the shared content.
     features: () => ({ features: Promise.resolve(featuresContent.features) }),
     // The journey pages read the signed-in merchant from the edge; here, a merchant in onboarding.
@@ -79,7 +99,7 @@ function renderAt(url: string) {
     id: entry.id,
     path: entry.path,
     Component: moduleOf(`routes/${entry.module}`).default,
-    loader: stubLoaders[entry.id] ?? (moduleOf(`routes/${entry.module}`).loader as (() => unknown) | undefined),
+    loader: stubLoaders[entry.id] ?? withContent(moduleOf(`routes/${entry.module}`).loader as ((args: { request: Request }) => unknown) | undefined),
     handle: moduleOf(`routes/${entry.module}`).handle,
   }));
   const Stub = createRoutesStub([

@@ -2,7 +2,7 @@
 // passes (cache hits included), without a script, a cookie or anything that
 // names a visitor (docs/analytics.md, decision 0028):
 //
-//   - views per day by route pattern, landings (no same-site Referer) by
+//   - views per day by page (an article by its own path), landings (no same-site Referer) by
 //     campaign (utm tags, read before the edge drops them) and by referring
 //     host, crawler visits by crawler and route, clicks per short link;
 //   - the /go/<name> short links of shared/content/campaign-links.json;
@@ -80,6 +80,13 @@ type Tracker struct {
 	mu        sync.Mutex // the maps below
 	campaigns map[campaign]uint64
 	referrers map[string]uint64
+	// pages are the pending views of pages of routes with parameters (an
+	// article: /blog/article/:slug), by route index and path, so the counts
+	// tell one article from another. Only answers of 200 are counted, so
+	// only pages that exist; at most pathCap paths a day, the rest are
+	// counted by route alone (views), here and at the flush (capNew).
+	pages      map[pageKey]uint64
+	knownPages map[pageKey]bool
 	// known is today's admitted keys (at most Cap each), so the cap holds
 	// between flushes; reset when the day changes.
 	day            string
@@ -119,7 +126,7 @@ func New(opts Options) (*Tracker, error) {
 		opts.Logger = slog.Default()
 	}
 	t := &Tracker{opts: opts, db: opts.DB, log: opts.Logger, linkIdx: map[string]int{},
-		campaigns: map[campaign]uint64{}, referrers: map[string]uint64{},
+		campaigns: map[campaign]uint64{}, referrers: map[string]uint64{}, pages: map[pageKey]uint64{}, knownPages: map[pageKey]bool{},
 		knownCampaigns: map[campaign]bool{}, knownReferrers: map[string]bool{},
 		search: newSearchCounts(), knownQueries: map[string]bool{}}
 	var err error
@@ -255,8 +262,8 @@ func (t *Tracker) count(status int, r *http.Request, path, rawQuery string) {
 	if countingOff {
 		return // the bench's build without counting (count_off.go)
 	}
-	if (status != http.StatusOK && status != http.StatusNotModified) || notCounted(r) {
-		return
+	if (status != http.StatusOK && status != http.StatusNotModified) || notCounted(r) || strings.HasPrefix(path, "/staff") {
+		return // the studio's own pages are staff at work, not visits
 	}
 	ri := t.routes.of(path)
 	if ri < 0 {
@@ -268,13 +275,48 @@ func (t *Tracker) count(status int, r *http.Request, path, rawQuery string) {
 			return
 		}
 	}
-	t.views[ri].Add(1)
+	data := strings.HasSuffix(path, ".data")
+	t.view(ri, strings.TrimSuffix(path, ".data"))
 	t.searchClick(r, path)
-	if strings.HasSuffix(path, ".data") {
+	if data {
 		return // a client-side navigation: never the first page of a visit
 	}
 	t.landing(r, campaignOf(rawQuery))
 }
+
+// pageKey is a page of a route with parameters.
+type pageKey struct {
+	route int
+	path  string
+}
+
+// maxPathLen is the longest path kept (analytics_counts.dim2 holds 128).
+const maxPathLen = 128
+
+// view counts a view of route ri at path: by route alone for a route
+// without parameters (its path is its pattern), by path for the others.
+func (t *Tracker) view(ri int, path string) {
+	if !t.routes.hasParams(ri) || len(path) > maxPathLen {
+		t.views[ri].Add(1)
+		return
+	}
+	t.mu.Lock()
+	k := pageKey{ri, path}
+	if !t.knownPages[k] && len(t.knownPages) < t.pathCap() {
+		t.knownPages[k] = true
+	}
+	if t.knownPages[k] {
+		t.pages[k]++
+		t.mu.Unlock()
+		return
+	}
+	t.mu.Unlock()
+	t.views[ri].Add(1)
+}
+
+// pathCap is the number of distinct pages of routes with parameters
+// counted by their own path per day: ten times Cap (2,000 articles).
+func (t *Tracker) pathCap() int { return 10 * t.opts.Cap }
 
 // landing counts a visit's first page (no same-site Referer) by referring
 // host and, when tagged, by campaign.
@@ -393,8 +435,14 @@ func (t *Tracker) Totals(view func(route string, n uint64), crawl func(crawler s
 	t.totMu.Lock()
 	defer t.totMu.Unlock()
 	nRoutes := len(t.views)
+	pending := make([]uint64, nRoutes)
+	t.mu.Lock()
+	for k, n := range t.pages {
+		pending[k.route] += n
+	}
+	t.mu.Unlock()
 	for i, p := range t.routes.patterns {
-		view(p, t.viewTotals[i]+t.views[i].Load())
+		view(p, t.viewTotals[i]+t.views[i].Load()+pending[i])
 	}
 	for c := range t.bots.count() {
 		n := t.crawlTotals[c]

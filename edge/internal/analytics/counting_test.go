@@ -213,3 +213,75 @@ func TestOldCountsPruned(t *testing.T) {
 		}
 	})
 }
+
+// A marketer asks which article works: views of two articles of one route
+// are counted apart (the page's path, not /blog/article/:slug), on a
+// client-side navigation (.data) too; the route's Prometheus total still
+// holds both; a failed write keeps them apart for the next one.
+func TestArticlesAreCountedByTheirOwnPath(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		tr := newTracker(t, db)
+		h := tr.Pages(page)
+		for _, p := range []string{"/blog/article/festive-season-checklist", "/blog/article/festive-season-checklist.data",
+			"/blog/article/goal-based-advertising", "/features"} {
+			r := httptest.NewRequest(http.MethodGet, p, nil)
+			r.Header.Set("User-Agent", chrome)
+			h.ServeHTTP(httptest.NewRecorder(), r)
+		}
+		failed, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := tr.Flush(failed); err == nil {
+			t.Fatal("a write with a cancelled context succeeded")
+		}
+		from, to := tr.DefaultRange()
+		got, err := tr.ViewsByPath(context.Background(), from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int64{"/blog/article/festive-season-checklist": 2, "/blog/article/goal-based-advertising": 1, "/features": 1}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("views by path %v, want %v", got, want)
+		}
+		rep, err := tr.Report(context.Background(), from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Pages) != 3 || rep.Pages[0].Label != "/blog/article/festive-season-checklist" || rep.Pages[0].Count != 2 {
+			t.Errorf("top pages %+v", rep.Pages)
+		}
+		var total uint64
+		tr.Totals(func(route string, n uint64) {
+			if route == "/blog/article/:slug" {
+				total = n
+			}
+		}, func(string, uint64) {})
+		if total != 3 {
+			t.Errorf("omnibus_page_views_total{route=\"/blog/article/:slug\"} %d, want 3", total)
+		}
+	})
+}
+
+// The insights page's range: ?from=&to= picks the days; nonsense falls back
+// to the last 30 days and says so; a range past today stops at today.
+func TestInsightsRange(t *testing.T) {
+	tr := newTracker(t, storagetest.SQLite(t))
+	today := tr.Today()
+	d := func(n int) string { return today.AddDate(0, 0, n).Format(dayLayout) }
+	for _, c := range []struct {
+		from, to, wantFrom, wantTo string
+		note                       bool
+	}{
+		{"", "", d(-29), d(0), false},
+		{d(-6), d(0), d(-6), d(0), false},
+		{d(-400), d(-300), d(-400), d(-300), false},
+		{d(-3), d(5), d(-3), d(0), false},
+		{d(0), d(-3), d(-29), d(0), true},
+		{"yesterday", d(0), d(-29), d(0), true},
+		{d(-900), d(-10), d(-Retention), d(-10), true},
+	} {
+		f, to, note := tr.rangeOf(map[string][]string{"from": {c.from}, "to": {c.to}})
+		if f.Format(dayLayout) != c.wantFrom || to.Format(dayLayout) != c.wantTo || (note != "") != c.note {
+			t.Errorf("%s..%s: %s..%s note %q", c.from, c.to, f.Format(dayLayout), to.Format(dayLayout), note)
+		}
+	}
+}

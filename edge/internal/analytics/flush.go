@@ -25,7 +25,7 @@ func (Count) TableName() string { return "analytics_counts" }
 
 // Kinds of count, and what Dim1 and Dim2 hold.
 const (
-	KindView     = "view"     // route pattern
+	KindView     = "view"     // route pattern, and the page's path for a route with parameters ("" otherwise)
 	KindCrawl    = "crawl"    // crawler name, route pattern
 	KindClick    = "click"    // short link name, target
 	KindCampaign = "campaign" // utm_campaign, utm_source/utm_medium
@@ -74,12 +74,12 @@ func (t *Tracker) Flush(ctx context.Context) error {
 	}
 	direct := t.direct.Swap(0)
 	t.mu.Lock()
-	campaigns, referrers := t.campaigns, t.referrers
-	t.campaigns, t.referrers = map[campaign]uint64{}, map[string]uint64{}
+	campaigns, referrers, pages := t.campaigns, t.referrers, t.pages
+	t.campaigns, t.referrers, t.pages = map[campaign]uint64{}, map[string]uint64{}, map[pageKey]uint64{}
 	searchRows := t.searchRowsLocked(day)
 	if t.day != day { // a new day: its own cap
 		t.day = day
-		t.knownCampaigns, t.knownReferrers = map[campaign]bool{}, map[string]bool{}
+		t.knownCampaigns, t.knownReferrers, t.knownPages = map[campaign]bool{}, map[string]bool{}, map[pageKey]bool{}
 		t.knownQueries = map[string]bool{}
 	}
 	t.mu.Unlock()
@@ -94,6 +94,12 @@ func (t *Tracker) Flush(ctx context.Context) error {
 		}
 		rows = append(rows, Count{day, KindCampaign, c.Campaign, dim2, int64(n)})
 	}
+	t.totMu.Lock()
+	for k, n := range pages {
+		rows = append(rows, Count{day, KindView, t.routes.patterns[k.route], k.path, int64(n)})
+		t.viewTotals[k.route] += n
+	}
+	t.totMu.Unlock()
 	for h, n := range referrers {
 		rows = append(rows, Count{day, KindReferrer, h, "", int64(n)})
 	}
@@ -130,42 +136,66 @@ func (t *Tracker) Flush(ctx context.Context) error {
 // of one server do not wait for each other).
 const capLockKey = "hashtext('omnibus.analytics.' || coalesce(current_schema(), '') || '.' || ? || '.' || ?)"
 
-// capNew folds campaigns, referrers and search queries that the day's rows do not hold yet
-// into Other once they hold Cap of that kind (rows is changed in place).
+// capNew folds campaigns, referrers and search queries that the day's
+// rows do not hold yet into Other once they hold Cap of that kind, and
+// pages of routes with parameters into their route once the day holds
+// pathCap of them (rows is changed in place).
 // On PostgreSQL, edges flushing at once would each read the day's rows
 // before the other's commit and each add up to Cap new ones: a transaction
 // lock per day and kind makes them take turns (the second reads what the
 // first wrote). SQLite has one writer at a time (_txlock=immediate).
 func (t *Tracker) capNew(tx *gorm.DB, day string, rows []Count) error {
-	for _, kind := range []string{KindCampaign, KindReferrer, KindSearch, KindSearchNone, KindSearchClick} {
-		if !slices.ContainsFunc(rows, func(r Count) bool { return r.Kind == kind }) {
+	named := func(r Count) bool { return r.Dim1 != Other && r.Dim1 != Direct }
+	toOther := func(r *Count) { r.Dim1, r.Dim2 = Other, "" }
+	for _, k := range []struct {
+		kind  string
+		cap   int
+		keyed func(Count) bool // the rows the cap is about
+		fold  func(*Count)
+	}{
+		{KindCampaign, t.opts.Cap, func(r Count) bool { return r.Dim1 != Other }, toOther},
+		{KindReferrer, t.opts.Cap, named, toOther},
+		{KindSearch, t.opts.Cap, named, toOther},
+		{KindSearchNone, t.opts.Cap, named, toOther},
+		{KindSearchClick, t.opts.Cap, named, toOther},
+		// A page of a route with parameters past the day's cap of paths is
+		// counted by its route alone.
+		{KindView, t.pathCap(), func(r Count) bool { return r.Dim2 != "" }, func(r *Count) { r.Dim2 = "" }},
+	} {
+		if !slices.ContainsFunc(rows, func(r Count) bool { return r.Kind == k.kind && k.keyed(r) }) {
 			continue
 		}
 		if t.db.Postgres {
-			if err := tx.Exec("SELECT pg_advisory_xact_lock("+capLockKey+")", day, kind).Error; err != nil {
+			if err := tx.Exec("SELECT pg_advisory_xact_lock("+capLockKey+")", day, k.kind).Error; err != nil {
 				return err
 			}
 		}
 		var have []Count
-		if err := tx.Select("dim1", "dim2").Where("day = ? AND kind = ?", day, kind).Find(&have).Error; err != nil {
+		q := tx.Select("dim1", "dim2").Where("day = ? AND kind = ?", day, k.kind)
+		if k.kind == KindView {
+			q = q.Where("dim2 <> ''")
+		}
+		if err := q.Find(&have).Error; err != nil {
 			return err
 		}
 		known := make(map[[2]string]bool, len(have))
 		for _, h := range have {
-			known[[2]string{h.Dim1, h.Dim2}] = true
+			if k.keyed(h) {
+				known[[2]string{h.Dim1, h.Dim2}] = true
+			}
 		}
 		count := len(known)
 		for i := range rows {
 			r := &rows[i]
-			k := [2]string{r.Dim1, r.Dim2}
-			if r.Kind != kind || known[k] || r.Dim1 == Other || r.Dim1 == Direct {
+			key := [2]string{r.Dim1, r.Dim2}
+			if r.Kind != k.kind || !k.keyed(*r) || known[key] {
 				continue
 			}
-			if count >= t.opts.Cap {
-				r.Dim1, r.Dim2 = Other, ""
+			if count >= k.cap {
+				k.fold(r)
 				continue
 			}
-			known[k] = true
+			known[key] = true
 			count++
 		}
 	}
@@ -213,8 +243,12 @@ func (t *Tracker) putBack(rows []Count) {
 		switch r.Kind {
 		case KindView:
 			if i := t.routes.of(r.Dim1); i >= 0 {
-				t.views[i].Add(n)
 				t.viewTotals[i] -= n
+				if r.Dim2 != "" {
+					t.pages[pageKey{i, r.Dim2}] += n
+				} else {
+					t.views[i].Add(n)
+				}
 			}
 		case KindCrawl:
 			if i := t.routes.of(r.Dim2); i >= 0 {

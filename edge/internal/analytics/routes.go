@@ -11,9 +11,10 @@ import (
 // a fixed index: a map lookup for the paths of static routes, a walk of the
 // patterns with parameters (/blog/article/:slug) for the others.
 type routeIndex struct {
-	patterns []string
-	exact    map[string]int
-	params   []paramRoute
+	patterns   []string
+	withParams []bool // by index: the pattern has parameters
+	exact      map[string]int
+	params     []paramRoute
 }
 
 type paramRoute struct {
@@ -25,6 +26,7 @@ func indexRoutes(table *shared.RouteTable) routeIndex {
 	ri := routeIndex{exact: map[string]int{}}
 	for i, r := range table.Routes {
 		ri.patterns = append(ri.patterns, r.Path)
+		ri.withParams = append(ri.withParams, strings.Contains(r.Path, "/:"))
 		if strings.Contains(r.Path, "/:") {
 			ri.params = append(ri.params, paramRoute{i, routepath.Split(r.Path)})
 		} else {
@@ -58,3 +60,6 @@ func (ri *routeIndex) of(path string) int {
 	}
 	return -1
 }
+
+// hasParams reports whether route i's pattern has parameters.
+func (ri *routeIndex) hasParams(i int) bool { return ri.withParams[i] }

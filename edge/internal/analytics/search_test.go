@@ -32,7 +32,8 @@ func opened(tr *Tracker, raw, path string) {
 
 func report(t *testing.T, tr *Tracker) *Report {
 	t.Helper()
-	rep, err := tr.Report(context.Background())
+	from, to := tr.DefaultRange()
+	rep, err := tr.Report(context.Background(), from, to)
 	if err != nil {
 		t.Fatal(err)
 	}

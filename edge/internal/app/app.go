@@ -6,8 +6,8 @@
 // New reads top to bottom in this order, each step a numbered section:
 //
 //	1 storage → 2 listener → 3 metrics → 4 renderer
-//	→ 5 the parts of the page handler (security headers, cache policies,
-//	  page cache, accounts, billing, analytics)
+//	→ 5 the parts of the page handler (content store, security headers,
+//	  cache policies, page cache, accounts, billing, search, analytics)
 //	→ 6 the page handler: one list of layers, outermost first
 //	→ 7 static files → 8 forms posted to their page
 //	→ 9 server (its middleware, one list) → 10 routes (seo, API features)
@@ -49,7 +49,6 @@ import (
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/ratelimit"
-	"omnibus/edge/internal/redirects"
 	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/search"
 	"omnibus/edge/internal/security"
@@ -57,6 +56,8 @@ import (
 	"omnibus/edge/internal/server"
 	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/storage"
+	"omnibus/edge/internal/studio"
+	"omnibus/edge/internal/studiopages"
 	"omnibus/edge/internal/theme"
 	"omnibus/shared"
 )
@@ -117,6 +118,9 @@ type App struct {
 	Metrics *metrics.Metrics
 	// MetricsURL is the metrics listener's http://host:port/metrics.
 	MetricsURL string
+	// Content is the content store: articles, help, policies, campaign
+	// links and redirects, edited in the studio (/api/v1/staff).
+	Content *content.Store
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
 	// SearchIndex is what site search finds (the repository's articles and
@@ -184,6 +188,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	rend := a.Renderer
 
 	// 5. The parts the page handler is made of.
+	// The content store: the repository's files imported on first start
+	// (and a changed file as a new revision), the set of content pages
+	// loaded, and the scheduler that publishes what is due (one edge at a
+	// time, by a lease in the database).
+	if err := a.startContent(); err != nil {
+		return nil, err
+	}
 	// The security headers of every answer, and the CSP of stored pages.
 	secure, err := security.New(security.Options{
 		PublicURL: cfg.PublicURL, GoogleClientID: cfg.GoogleClientID, GoogleIssuerURL: cfg.GoogleIssuerURL,
@@ -192,14 +203,31 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	// The route table's cache policies, knowing the articles and help
-	// topics that exist (any other slug is the one shared not-found page,
-	// not a render of its own) and the client build's version.
-	articles, err := content.Paths()
+	// Site search: the /search page gets the results of its ?q= from the
+	// edge, as the journey pages get their data (internal/search); the
+	// page is private, so no query becomes a page-cache entry.
+	syn, err := search.ParseSynonyms(shared.SearchSynonymsJSON)
 	if err != nil {
 		return nil, err
 	}
-	policies := cache.NewPolicies(shared.Routes).WithPages(articles)
+	// What it finds: the product pages and the store's published articles,
+	// kept in line with the store by this edge's changes (searchChanged)
+	// and another edge's, heard as its page purge (startCache's OnPurge).
+	a.SearchIndex = search.NewIndex(syn)
+	if err := search.Seed(context.Background(), a.SearchIndex, a.Content); err != nil {
+		return nil, err
+	}
+	a.Content.Subscribe(a.searchChanged)
+	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
+		if a.Analytics != nil {
+			a.Analytics.Searched(r, q, total)
+		}
+	}})
+	// The route table's cache policies, knowing the articles and help
+	// topics that are published (any other slug is the one shared
+	// not-found page, not a render of its own) and the client build's
+	// version.
+	policies := cache.NewPolicies(shared.Routes).WithPageSet(a.Content.IsPage)
 	if v := manifestVersion(deps.AssetsDir, cfg.SSRDir); v != "" {
 		policies = policies.WithManifestVersion(v)
 	}
@@ -230,22 +258,6 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		PublicURL: cfg.PublicURL, Provider: provider(cfg, log),
 		AdminConsoleURL: cfg.AdminConsoleURL, MerchantAppURL: cfg.MerchantAppURL,
 	})
-	// Site search: the /search page gets the results of its ?q= from the
-	// edge, as the journey pages get their data (internal/search); the
-	// page is private, so no query becomes a page-cache entry.
-	syn, err := search.ParseSynonyms(shared.SearchSynonymsJSON)
-	if err != nil {
-		return nil, err
-	}
-	a.SearchIndex = search.NewIndex(syn)
-	if err := search.Seed(a.SearchIndex); err != nil {
-		return nil, err
-	}
-	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
-		if a.Analytics != nil {
-			a.Analytics.Searched(r, q, total)
-		}
-	}})
 	// The studio's access (internal/staff): a studio session, opened only
 	// by a passkey (or an allowed TOTP code) after a merchant sign-in, and
 	// a role; the staff page needs the viewer role.
@@ -262,20 +274,34 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	a.Analytics.Start()
 	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
+	// A committed change of the content store reloads its pages here and
+	// purges (and re-warms) the pages it alters on every edge.
+	a.Content.Subscribe(a.contentChanged)
 
 	// 6. The page handler: everything that is not API, health or a static
 	// file. Its layers, outermost first: each sees the request before the
 	// ones below it, and their answer after them. A layer that is off is
 	// nil and left out.
-	var pages http.Handler = proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log})
-	pages = layers(pages,
+	render := http.Handler(proxy.New(proxy.Options{Upstream: rend.URL, Timeout: cfg.RendererTimeout, Logger: log}))
+	pages := layers(render,
 		deps.WrapPages, // a test's own layer (edgetest)
 		// /staff/sign-in: the studio's passkey sign-in, drawn by the edge.
 		a.Staff.Pages,
+		// Preview links (/preview/{token}): the draft, rendered through the
+		// proxy alone, outside the counting and the cache (never stored).
+		func(next http.Handler) http.Handler { return a.Content.PreviewPages(next, render) },
 		// Counts the visit, answers /go/ links and the staff page: first,
 		// to read the utm tags before Canonical drops them; one hook,
 		// counting once the answer is out.
 		a.Analytics.Pages,
+		// The studio's pages (/staff) get their data on the page request.
+		func(next http.Handler) http.Handler {
+			return studiopages.Wrap(a.studioOptions(staff.Viewer, log), next)
+		},
+		// The content store's redirects (301, 302, 410): before Canonical,
+		// so a redirect keeps the query Canonical would drop (utm tags) and
+		// an old address takes one hop, not two; before the cache.
+		a.Content.Redirects,
 		// Every form of a page's address (path spellings, junk queries)
 		// reaches the session middleware, the cache and the renderer as
 		// one. Not in dev mode, where Vite's module URLs and their queries
@@ -293,9 +319,15 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		// A signed-in merchant's journey pages get their data in headers
 		// (the renderer never calls the edge).
 		a.Billing.PageData,
+		// An unpublished item's page answers 410 Gone (stored as such).
+		a.Content.Gone,
 		when(a.Cache != nil && a.Metrics != nil, a.Metrics.PageCache),
 		when(a.Cache != nil, a.Cache.Wrap),
 		when(a.Metrics != nil, a.Metrics.Renders),
+		// Content pages get what they show from the store in a header on
+		// the page request, behind the cache (the renderer bundles no
+		// article and never calls the edge).
+		a.Content.PageData,
 	)
 
 	// 7. Static files of the client build (not in dev mode: Vite serves them
@@ -353,10 +385,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if a.Cache != nil {
 		a.Cache.Register(a.Server.Routes, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
 	}
-	if err := seo.Register(a.Server.Routes, cfg.PublicURL); err != nil {
+	if err := seo.Register(a.Server.Routes, cfg.PublicURL, a.Content); err != nil {
 		return nil, err
 	}
-	redirects.Register(a.Server.Routes, shared.Routes) // /pricing → /old-pricing (301)
 	api := a.Server.API
 	if err := platform.Register(api); err != nil {
 		return nil, err
@@ -368,12 +399,13 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	contactForm.PublicURL = cfg.PublicURL
 	contactForm.Notify, contactForm.NotifyTo = a.Mailer, cfg.ContactNotifyEmail
 	contactForm.Register(api)
-	if err := content.Register(api); err != nil {
-		return nil, err
-	}
+	content.Register(api, a.Content)
+	// The studio's JSON API (docs/studio-api.md).
+	studio.Register(api, studio.Options{Store: a.Content, Staff: a.Staff, Logger: log})
 	a.Search.Register(api) // GET /api/v1/search: results as the visitor types
 	a.Accounts.Register(api)
 	a.Staff.Register(api) // /api/v1/staff/...: members, sessions, the audit log
+	a.registerStudio(cfg.PublicURL, log, api, formPages)
 	a.Billing.Register(api, server.BodyLimit)
 	theme.Register(api, cfg.PublicURL, accounts.Vocabulary()) // POST /api/v1/theme: the theme buttons without JavaScript
 	formPages.Handle(forms.Newsletter, news.Submit())
@@ -510,10 +542,40 @@ func (a *App) startCache(policies cache.Policies, secure *security.Policy, now f
 			m.WatchPurgeListener(func() bool { up, _ := a.Cache.PurgeListenerUp(); return up })
 		}
 	}
-	if !cfg.CacheWarm {
-		return nil
+	// Another edge's purge (a publish there) reloads the content pages
+	// here before the pages go and are warmed again.
+	// Its changed articles are read again for site search (ApplyPath).
+	a.Cache.OnPurge(func(t cache.Target) {
+		if err := a.Content.Refresh(fanCtx); err != nil {
+			a.Log.Warn("content: reloading the content pages", "err", err)
+		}
+		if t.Path != "" {
+			if err := a.SearchIndex.ApplyPath(t.Path, search.Loader(fanCtx, a.Content)); err != nil {
+				a.Log.Warn("search: reindexing a purged page", "path", t.Path, "err", err)
+			}
+		}
+	})
+	if cfg.CacheWarm {
+		startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, a.Renderer.Check, a.Content)
 	}
-	return startWarming(fanCtx, a.Cache, policies, cfg.PublicURL, a.Renderer.Check)
+	return nil
+}
+
+// startContent opens the content store: seeds it from the repository,
+// loads its pages, and runs its scheduler until Close.
+func (a *App) startContent() error {
+	a.Content = content.New(a.DB, content.Options{Logger: a.Log})
+	if err := a.Content.Seed(context.Background()); err != nil {
+		return err
+	}
+	if err := a.Content.Refresh(context.Background()); err != nil {
+		return err
+	}
+	schedCtx, stopScheduler := context.WithCancel(context.Background())
+	schedDone := make(chan struct{})
+	go func() { defer close(schedDone); a.Content.RunScheduler(schedCtx, "") }()
+	a.closers = append(a.closers, func() { stopScheduler(); <-schedDone })
+	return nil
 }
 
 // startAssets serves the client build under dir (default SSR_DIR/build/client).
@@ -675,13 +737,52 @@ func paymentProvider(cfg config.Config, log *slog.Logger) billing.Provider {
 
 // startWarming warms the page cache with every cacheable page: the route
 // table's, and the articles and help topics the sitemap lists.
-func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, publicURL string, ready func(context.Context) error) error {
-	articles, err := content.Paths()
-	if err != nil {
-		return err
+func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, publicURL string, ready func(context.Context) error, store *content.Store) {
+	paths := func() []string { return policies.CacheablePaths(store.PagePaths()) }
+	c.StartWarming(ctx, cache.WarmOptions{PathsFunc: paths, Origin: publicURL, Ready: ready})
+}
+
+// contentChanged follows a committed change of the content store: the
+// content pages are reloaded here, and a change visitors see purges the
+// pages it alters on every edge (PostgreSQL's fan-out; they reload theirs
+// through OnPurge) and in the CDN, and the warmer renders them again, so
+// the first visitor gets a hit.
+func (a *App) contentChanged(ctx context.Context, ch content.Change) {
+	if err := a.Content.Refresh(context.WithoutCancel(ctx)); err != nil {
+		a.Log.Warn("content: reloading the content pages", "err", err)
 	}
-	c.StartWarming(ctx, cache.WarmOptions{Paths: policies.CacheablePaths(articles), Origin: publicURL, Ready: ready})
-	return nil
+	if !ch.Live || a.Cache == nil {
+		return
+	}
+	targets := make([]cache.Target, 0, len(ch.Paths)+1)
+	for _, p := range ch.Paths {
+		targets = append(targets, cache.Target{Path: p})
+	}
+	if ch.Type == content.TypeHelpCategory {
+		// Every help article shows its category's title.
+		targets = append(targets, cache.Target{Prefix: "/help/category/"})
+	}
+	go func() {
+		for _, t := range targets {
+			if _, err := a.Cache.Purge(t); err != nil {
+				a.Log.Warn("content: purge after a change", "target", t.String(), "err", err)
+			}
+		}
+	}()
+}
+
+// searchChanged brings site search in line with a committed change of
+// the content store on this edge (search.Index.Apply). Only a change of
+// what visitors see: a saved draft, or a scheduled revision of a live
+// article, leaves the live article (and its entry) as it is.
+func (a *App) searchChanged(ctx context.Context, ch content.Change) {
+	if !ch.Live {
+		return
+	}
+	sc := search.Change{Type: ch.Type, Slug: ch.Slug, OldSlug: ch.OldSlug, State: ch.State}
+	if err := a.SearchIndex.Apply(sc, search.Loader(context.WithoutCancel(ctx), a.Content)); err != nil {
+		a.Log.Warn("search: reindexing a changed item", "type", ch.Type, "slug", ch.Slug, "err", err)
+	}
 }
 
 // HandOver says another edge has taken over the listening socket (the

@@ -27,7 +27,7 @@ const floodDuration = 3 * time.Second
 // before the cache, and what is asked for once cannot evict what was asked
 // for again.
 func TestFloodKeepsWarmedPages(t *testing.T) {
-	paths, err := content.Paths()
+	paths, err := content.SeedPaths()
 	if err != nil {
 		t.Fatal(err)
 	}

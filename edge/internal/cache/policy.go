@@ -34,9 +34,10 @@ type Policies struct {
 	// table's queryValues); ids: the route ids (React Router's _routes).
 	values map[string]func(string) bool
 	ids    map[string]bool
-	// pages are the pages of the routes with a parameter (/blog/article/:slug)
-	// that exist (WithPages); nil: every value of the parameter is a page.
-	pages map[string]bool
+	// exists reports the pages of the routes with a parameter
+	// (/blog/article/:slug) that exist (WithPages, WithPageSet); nil: every
+	// value of the parameter is a page.
+	exists func(path string) bool
 	// manifestVersion is the client build's version (WithManifestVersion);
 	// "" when unknown.
 	manifestVersion string
@@ -75,10 +76,19 @@ func NewPolicies(table *shared.RouteTable) Policies {
 // (the articles of /blog/article/:slug, ...): any other value of the
 // parameter is the not-found page, without a render of its own.
 func (ps Policies) WithPages(paths []string) Policies {
-	ps.pages = map[string]bool{}
+	pages := map[string]bool{}
 	for _, p := range paths {
-		ps.pages[canonicalPath(p)] = true
+		pages[canonicalPath(p)] = true
 	}
+	ps.exists = func(p string) bool { return pages[p] }
+	return ps
+}
+
+// WithPageSet is WithPages for a set that changes while the edge runs (the
+// content store's published articles): exists is asked for a canonical
+// path, on every request, so it must answer from memory.
+func (ps Policies) WithPageSet(exists func(path string) bool) Policies {
+	ps.exists = exists
 	return ps
 }
 
@@ -141,7 +151,7 @@ func (ps Policies) match(path string) (Policy, bool) {
 	segs := routepath.Split(path)
 	for _, r := range ps.routes {
 		if routepath.Match(r.segments, segs) {
-			if r.param && ps.pages != nil && !ps.pages[canonicalPath(path)] {
+			if r.param && ps.exists != nil && !ps.exists(canonicalPath(path)) {
 				return ps.notFound, false
 			}
 			return r.policy, true

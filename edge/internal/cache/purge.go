@@ -75,6 +75,9 @@ func (c *Cache) Purge(t Target) (int, error) {
 // purgeLocal removes the target's pages from this instance. Renders already
 // running are not stored afterwards (they may predate what the purge is for).
 func (c *Cache) purgeLocal(t Target) int {
+	if fn := c.onPurge.Load(); fn != nil {
+		(*fn)(t) // before the pages go: what re-renders them reads the new state
+	}
 	c.gen.Add(1)
 	n := c.store.removeIf(t.matcher())
 	c.log.Info("cache: purged", "target", t.String(), "pages", n)
@@ -168,3 +171,8 @@ func (c *Cache) purgeHandler(token string) echo.HandlerFunc {
 		return response.OK(ctx, PurgeResult{Ack: a, Broadcast: c.fanout != nil})
 	}
 }
+
+// OnPurge calls fn at every purge of this instance's pages, local or fanned
+// out from another edge, before the pages are removed and warming starts:
+// the content store reloads which pages exist there.
+func (c *Cache) OnPurge(fn func(Target)) { c.onPurge.Store(&fn) }

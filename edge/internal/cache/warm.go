@@ -24,6 +24,10 @@ import (
 type WarmOptions struct {
 	// Paths are the pages to warm (Policies.CacheablePaths).
 	Paths []string
+	// PathsFunc, when set, gives the pages to warm at the start of each
+	// warm-up, in place of Paths (the content store's pages change while
+	// the edge runs).
+	PathsFunc func() []string
 	// Origin is the site's origin (PUBLIC_URL): the warm requests are made
 	// as a visitor's request for it, through the TLS proxy when https.
 	Origin string
@@ -106,7 +110,11 @@ func (c *Cache) warmAll(ctx context.Context) {
 	}
 	gen := c.gen.Load()
 	rendered, failed := 0, 0
-	for _, p := range w.opts.Paths {
+	paths := w.opts.Paths
+	if w.opts.PathsFunc != nil {
+		paths = w.opts.PathsFunc()
+	}
+	for _, p := range paths {
 		ok := false
 		for try := 0; try < warmRetries && !ok; try++ {
 			if try > 0 && !sleepCtx(ctx, time.Duration(try)*time.Second) {
@@ -135,14 +143,14 @@ func (c *Cache) warmAll(ctx context.Context) {
 		return
 	}
 	if failed > 0 {
-		c.log.Warn("cache: warming done with pages missing", "pages", len(w.opts.Paths), "rendered", rendered, "failed", failed, "ms", took.Milliseconds())
+		c.log.Warn("cache: warming done with pages missing", "pages", len(paths), "rendered", rendered, "failed", failed, "ms", took.Milliseconds())
 		return
 	}
 	w.last.Store(int64(took))
 	w.done.Store(true)
 	w.rounds.Add(1)
 	c.warmedUpTo(gen)
-	c.log.Info("cache: warming done", "pages", len(w.opts.Paths), "rendered", rendered, "ms", took.Milliseconds())
+	c.log.Info("cache: warming done", "pages", len(paths), "rendered", rendered, "ms", took.Milliseconds())
 	if w.opts.Done != nil {
 		w.opts.Done(took)
 	}

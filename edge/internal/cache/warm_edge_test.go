@@ -23,7 +23,7 @@ import (
 // PostgreSQL, through NOTIFY) on the other edge too.
 func TestFirstVisitAfterStartAndPurgeIsAHit(t *testing.T) {
 	ps := cache.NewPolicies(shared.Routes)
-	articles, err := content.Paths()
+	articles, err := content.SeedPaths()
 	if err != nil {
 		t.Fatal(err)
 	}

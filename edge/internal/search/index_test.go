@@ -1,9 +1,12 @@
 package search
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/storage/storagetest"
 	"omnibus/shared"
 )
 
@@ -13,8 +16,15 @@ func seeded(t testing.TB) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A fresh content store holds the repository's articles, as a new
+	// edge's does.
+	ctx := context.Background()
+	store := content.New(storagetest.SQLite(t), content.Options{})
+	if err := store.Seed(ctx); err != nil {
+		t.Fatal(err)
+	}
 	ix := NewIndex(syn)
-	if err := Seed(ix); err != nil {
+	if err := Seed(ctx, ix, store); err != nil {
 		t.Fatal(err)
 	}
 	return ix

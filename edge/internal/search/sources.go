@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -60,35 +61,27 @@ func Label(typ string) string {
 	return c.Types[typ]
 }
 
-// Seed fills ix with what exists in the repository: the embedded help and
-// blog articles (shared/content/{help,blog}) and the product pages
-// (ProductPages). With the content store, index its published articles
-// and ProductPages instead (the store's seeds are the same files).
-func Seed(ix *Index) error {
-	c, err := ReadCopy()
-	if err != nil {
-		return err
-	}
-	help, blog, err := content.Shared()
-	if err != nil {
-		return err
-	}
-	cats, err := content.Categories(shared.Articles)
-	if err != nil {
-		return err
-	}
-	topic := map[string]string{}
-	for _, cat := range cats {
-		topic[cat.Slug] = cat.Title
-	}
+// Seed fills ix with what visitors can find now: the content store's
+// published help and blog articles and the product pages (ProductPages).
+// After it, Apply (this edge's changes) and ApplyPath (another edge's,
+// heard as its page purge) keep the index in line with the store.
+func Seed(ctx context.Context, ix *Index, store *content.Store) error {
 	var docs []Doc
-	for _, s := range help.List() {
-		a, _ := help.Get(s.Slug)
-		docs = append(docs, ArticleDoc(TypeHelp, a.Slug, a.Title, a.Description, topic[a.Category], TextFromMarkdown(a.Body)))
-	}
-	for _, s := range blog.List() {
-		a, _ := blog.Get(s.Slug)
-		docs = append(docs, ArticleDoc(TypeBlog, a.Slug, a.Title, a.Description, c.Types[TypeBlog], TextFromMarkdown(a.Body)))
+	for _, typ := range []string{TypeHelp, TypeBlog} {
+		list, err := store.Articles(ctx, typ)
+		if err != nil {
+			return err
+		}
+		load := Loader(ctx, store)
+		for _, sm := range list {
+			p, ok, err := load(typ, sm.Slug)
+			if err != nil {
+				return err
+			}
+			if ok {
+				docs = append(docs, ArticleDoc(typ, sm.Slug, p.Title, p.Description, p.Category, p.Text))
+			}
+		}
 	}
 	pages, err := ProductPages()
 	if err != nil {
@@ -96,6 +89,27 @@ func Seed(ix *Index) error {
 	}
 	ix.UpsertAll(append(docs, pages...))
 	return nil
+}
+
+// Loader reads a published article of the content store as search finds
+// it (Apply's and ApplyPath's load): its title, description, its help
+// topic's title (or "Blog") and the text of its sanitised HTML.
+func Loader(ctx context.Context, store *content.Store) func(typ, slug string) (Published, bool, error) {
+	return func(typ, slug string) (Published, bool, error) {
+		a, ok, err := store.Article(ctx, typ, slug)
+		if err != nil || !ok {
+			return Published{}, false, err
+		}
+		category := a.CategoryTitle
+		if typ == TypeBlog {
+			category = Label(TypeBlog)
+		}
+		text := TextFromHTML(a.HTML)
+		if text == "" {
+			text = TextFromMarkdown(a.Body)
+		}
+		return Published{Title: a.Title, Description: a.Description, Category: category, Text: text}, true, nil
+	}
 }
 
 // ProductPages are the documents of the product pages search.json names

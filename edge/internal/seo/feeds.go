@@ -37,11 +37,7 @@ var feedAliases = []string{"/feed.xml", "/feed"}
 // route-table cache policy). Each feed names its own address (rel="self",
 // as RFC 4287 and the RSS Advisory Board's best practices ask): a reader
 // that got it through a redirect or a copy knows where to poll.
-func buildFeeds(origin string) (*builtFeeds, error) {
-	_, blog, err := content.Shared()
-	if err != nil {
-		return nil, err
-	}
+func buildFeeds(origin string, list []content.Summary) (*builtFeeds, error) {
 	routes := shared.Routes.Routes
 	var page, about *shared.Route
 	for i := range routes {
@@ -67,7 +63,6 @@ func buildFeeds(origin string) (*builtFeeds, error) {
 		return nil, fmt.Errorf("seo: site.json: %w", err)
 	}
 
-	list := blog.List()
 	f := &feeds.Feed{
 		Title:       page.Title,
 		Link:        &feeds.Link{Href: origin + page.Path},

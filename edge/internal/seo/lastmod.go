@@ -1,6 +1,7 @@
 package seo
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -29,12 +30,12 @@ var sources = map[string][]string{
 	"_marketing/features.tsx":  {"content/features-page.json", "content/features.json"},
 	"_marketing/page.tsx":      {"content/pages.json"},
 	"_marketing/shop-page.tsx": {"content/pages.json", "content/plans.json"},
-	"_marketing/policy.tsx":    {"content/policies/{id}.md", "content/site.json"},
+	"_marketing/policy.tsx":    {"content/site.json"}, // and the policy's own date, from the content store
 }
 
 // Pages lists the sitemap's pages with their lastmod and images: the route
 // table's indexed pages, then every blog article, help topic and help article.
-func Pages() ([]Page, error) {
+func Pages(ctx context.Context, src Source) ([]Page, error) {
 	var dates struct {
 		Files map[string]string `json:"files"`
 	}
@@ -52,9 +53,21 @@ func Pages() ([]Page, error) {
 		}
 		return last, nil
 	}
-	help, blog, err := content.Shared()
+	blog, err := src.Articles(ctx, content.TypeBlog)
 	if err != nil {
 		return nil, err
+	}
+	help, err := src.Articles(ctx, content.TypeHelp)
+	if err != nil {
+		return nil, err
+	}
+	policies, err := src.Policies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	policyDates := map[string]string{}
+	for _, p := range policies {
+		policyDates[p.Slug] = p.Date
 	}
 	newest := func(list []content.Summary) string {
 		last := ""
@@ -86,20 +99,23 @@ func Pages() ([]Page, error) {
 			return nil, fmt.Errorf("%w (page %s)", err, r.Path)
 		}
 		p := Page{Path: r.Path, LastMod: day}
+		if r.Module == "_marketing/policy.tsx" {
+			p.LastMod = max(day, policyDates[r.Path[1:]])
+		}
 		switch r.ID {
 		case "home":
 			p.Images = []string{hero}
 		case "blog": // lists the articles: new when one is
-			p.LastMod = max(day, newest(blog.List()))
+			p.LastMod = max(day, newest(blog))
 		case "help", "help-centre":
-			p.LastMod = max(day, newest(help.List()))
+			p.LastMod = max(day, newest(help))
 		}
 		pages = append(pages, p)
 	}
-	for _, a := range blog.List() {
+	for _, a := range blog {
 		pages = append(pages, Page{Path: "/blog/article/" + a.Slug, LastMod: a.Modified()})
 	}
-	cats, err := content.Categories(shared.Articles)
+	cats, err := src.Categories(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +125,14 @@ func Pages() ([]Page, error) {
 	}
 	for _, c := range cats {
 		day := catDay
-		for _, a := range help.List() {
+		for _, a := range help {
 			if a.Category == c.Slug {
 				day = max(day, a.Modified())
 			}
 		}
 		pages = append(pages, Page{Path: "/help/category/" + c.Slug, LastMod: day})
 	}
-	for _, a := range help.List() {
+	for _, a := range help {
 		pages = append(pages, Page{Path: "/help/category/article/" + a.Slug, LastMod: a.Modified()})
 	}
 	for _, p := range pages {

@@ -1,8 +1,9 @@
 // Package seo answers /sitemap.xml, /robots.txt and the blog's feeds
 // (/rss.xml, RSS 2.0; /atom.xml, Atom; /feed.xml and /feed redirect to
 // /rss.xml) from the shared route table and
-// content, with absolute URLs on PUBLIC_URL. Everything is built once at
-// start: the content is embedded, so it cannot change while the edge runs.
+// content, with absolute URLs on PUBLIC_URL. The sitemap and the feeds are
+// built from the content store's published items, again on the first
+// request after they changed (Source.Version).
 //
 // The sitemap lists every public page a search engine should index: the
 // route table's entries without parameters (their slugs are not known to the
@@ -11,8 +12,9 @@
 // /petpawlor-order-complete, which only make sense after a purchase) and
 // without the template demo pages (modules under _blocks/: /blocks/...,
 // /blog/posts-N, /blog/post...), which are component showcases with filler
-// text, not content for searchers. The blog articles, help topics and help
-// articles are added from the shared content.
+// text, not content for searchers. The published blog articles, help
+// topics and help articles are added from the content store; an unpublished
+// one drops out.
 //
 // Every URL has a <lastmod> (lastmod.go): an article's from its front
 // matter (updated:, else date: what its page shows); any other page's from
@@ -23,14 +25,18 @@ package seo
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/content"
 	"omnibus/shared"
 )
 
@@ -59,51 +65,185 @@ func SitemapPaths() ([]string, error) {
 	return paths, nil
 }
 
-// Register adds GET /sitemap.xml, /robots.txt, /rss.xml and /atom.xml to e,
-// and the feed's other names (301 to /rss.xml).
-// publicURL is the site's canonical origin (PUBLIC_URL).
+// Source is where the published articles and help categories come from:
+// the content store. Version changes whenever they may have.
+type Source interface {
+	Articles(ctx context.Context, typ string) ([]content.Summary, error)
+	Categories(ctx context.Context) ([]content.Category, error)
+	Policies(ctx context.Context) ([]content.Policy, error)
+	Version() uint64
+}
+
+// MaxSitemapURLs is the sitemap protocol's limit per file: past it
+// /sitemap.xml is an index of /sitemap-N.xml files of at most this many.
+var MaxSitemapURLs = 50000
+
+// built is everything answered from the published content, built for one
+// Version of it.
+type built struct {
+	version  uint64
+	sitemaps [][]byte // [0] is /sitemap.xml (the index when there are more)
+	feeds    *builtFeeds
+	at       time.Time
+}
+
+type site struct {
+	origin string
+	src    Source
+	mu     sync.Mutex
+	cur    *built
+}
+
+// current is the build for the source's version, rebuilt when it moved.
+// When the source cannot be read (the database is down) the last build is
+// served; without one, the error.
+func (s *site) current(ctx context.Context) (*built, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.src.Version()
+	if s.cur != nil && s.cur.version == v {
+		return s.cur, nil
+	}
+	b, err := s.build(ctx, v)
+	if err != nil {
+		if s.cur != nil {
+			return s.cur, nil
+		}
+		return nil, err
+	}
+	s.cur = b
+	return b, nil
+}
+
+func (s *site) build(ctx context.Context, v uint64) (*built, error) {
+	pages, err := Pages(ctx, s.src)
+	if err != nil {
+		return nil, err
+	}
+	sitemaps, err := buildSitemaps(s.origin, pages)
+	if err != nil {
+		return nil, err
+	}
+	blog, err := s.src.Articles(ctx, content.TypeBlog)
+	if err != nil {
+		return nil, err
+	}
+	feeds, err := buildFeeds(s.origin, blog)
+	if err != nil {
+		return nil, err
+	}
+	return &built{version: v, sitemaps: sitemaps, feeds: feeds, at: time.Now()}, nil
+}
+
+// Register adds GET /sitemap.xml (and /sitemap-N.xml past MaxSitemapURLs),
+// /robots.txt, /rss.xml and /atom.xml to e, and the feed's other names (301
+// to /rss.xml). publicURL is the site's canonical origin (PUBLIC_URL). The
+// sitemap and feeds follow the published content: rebuilt on the first
+// request after it changed.
 func Register(e interface {
 	Match([]string, string, echo.HandlerFunc, ...echo.MiddlewareFunc) []*echo.Route
-}, publicURL string) error {
+}, publicURL string, src Source) error {
 	origin := strings.TrimRight(publicURL, "/")
-	pages, err := Pages()
-	if err != nil {
+	st := &site{origin: origin, src: src}
+	if _, err := st.current(context.Background()); err != nil {
 		return err
 	}
-	sitemap, err := buildSitemap(origin, pages)
-	if err != nil {
-		return err
-	}
-	robots := []byte("User-agent: *\nDisallow: /api/\n\nSitemap: " + origin + "/sitemap.xml\n")
-	feeds, err := buildFeeds(origin)
-	if err != nil {
-		return err
-	}
+	robots := []byte("User-agent: *\nDisallow: /api/\nDisallow: /staff\nDisallow: /preview/\n\nSitemap: " + origin + "/sitemap.xml\n")
 
 	getHead := []string{http.MethodGet, http.MethodHead}
-	e.Match(getHead, "/sitemap.xml", serve("application/xml; charset=utf-8", "public, max-age=3600", sitemap))
-	e.Match(getHead, "/robots.txt", serve("text/plain; charset=utf-8", "public, max-age=3600", robots))
-	e.Match(getHead, RSSPath, serve("application/rss+xml; charset=utf-8", feeds.cacheControl, feeds.rss))
-	e.Match(getHead, AtomPath, serve("application/atom+xml; charset=utf-8", feeds.cacheControl, feeds.atom))
+	answer := func(contentType string, pick func(b *built) ([]byte, string)) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			b, err := st.current(c.Request().Context())
+			if err != nil {
+				c.Response().Header().Set("Retry-After", "5")
+				return c.String(http.StatusServiceUnavailable, "The content cannot be read right now. Please try again.\n")
+			}
+			body, cacheControl := pick(b)
+			if body == nil {
+				return c.String(http.StatusNotFound, "Not found\n")
+			}
+			serve(contentType, cacheControl, body, b.at)(c)
+			return nil
+		}
+	}
+	xmlType := "application/xml; charset=utf-8"
+	e.Match(getHead, "/sitemap.xml", answer(xmlType, func(b *built) ([]byte, string) { return b.sitemaps[0], "public, max-age=3600" }))
+	e.Match(getHead, "/robots.txt", serve("text/plain; charset=utf-8", "public, max-age=3600", robots, time.Now()))
+	e.Match(getHead, RSSPath, answer("application/rss+xml; charset=utf-8", func(b *built) ([]byte, string) { return b.feeds.rss, b.feeds.cacheControl }))
+	e.Match(getHead, AtomPath, answer("application/atom+xml; charset=utf-8", func(b *built) ([]byte, string) { return b.feeds.atom, b.feeds.cacheControl }))
 	for _, alias := range feedAliases {
 		e.Match(getHead, alias, func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, RSSPath) })
 	}
+	// The parts of a sitemap index: /sitemap-1.xml ...
+	e.Match(getHead, "/sitemap-:part", func(c echo.Context) error {
+		n, err := strconv.Atoi(strings.TrimSuffix(c.Param("part"), ".xml"))
+		if err != nil || !strings.HasSuffix(c.Param("part"), ".xml") {
+			return c.String(http.StatusNotFound, "Not found\n")
+		}
+		return answer(xmlType, func(b *built) ([]byte, string) {
+			if n < 1 || n >= len(b.sitemaps) {
+				return nil, ""
+			}
+			return b.sitemaps[n], "public, max-age=3600"
+		})(c)
+	})
 	return nil
 }
 
-// serve answers with body, built at start: an ETag of its bytes lets a
-// reader polling a feed or the sitemap get 304 Not Modified.
-func serve(contentType, cacheControl string, body []byte) echo.HandlerFunc {
+// serve answers with body: an ETag of its bytes lets a reader polling a
+// feed or the sitemap get 304 Not Modified.
+func serve(contentType, cacheControl string, body []byte, modified time.Time) echo.HandlerFunc {
 	etag := fmt.Sprintf(`"%x"`, hash(body))
-	start := time.Now()
 	return func(c echo.Context) error {
 		h := c.Response().Header()
 		h.Set("Content-Type", contentType)
 		h.Set("Cache-Control", cacheControl)
 		h.Set("ETag", etag)
-		http.ServeContent(c.Response(), c.Request(), "", start, bytes.NewReader(body))
+		http.ServeContent(c.Response(), c.Request(), "", modified, bytes.NewReader(body))
 		return nil
 	}
+}
+
+// buildSitemaps is the sitemap, or past MaxSitemapURLs an index ([0]) and
+// its parts.
+func buildSitemaps(origin string, pages []Page) ([][]byte, error) {
+	if len(pages) <= MaxSitemapURLs {
+		b, err := buildSitemap(origin, pages)
+		return [][]byte{b}, err
+	}
+	type entry struct {
+		Loc     string `xml:"loc"`
+		LastMod string `xml:"lastmod"`
+	}
+	index := struct {
+		XMLName  xml.Name `xml:"sitemapindex"`
+		NS       string   `xml:"xmlns,attr"`
+		Sitemaps []entry  `xml:"sitemap"`
+	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
+	out := [][]byte{nil}
+	for i := 0; i < len(pages); i += MaxSitemapURLs {
+		part := pages[i:min(i+MaxSitemapURLs, len(pages))]
+		b, err := buildSitemap(origin, part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+		last := ""
+		for _, p := range part {
+			last = max(last, p.LastMod)
+		}
+		index.Sitemaps = append(index.Sitemaps, entry{Loc: fmt.Sprintf("%s/sitemap-%d.xml", origin, len(out)-1), LastMod: last})
+	}
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "  ")
+	if err := enc.Encode(index); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	out[0] = b.Bytes()
+	return out, nil
 }
 
 // Sitemap image extension (Google): the pictures a page shows.

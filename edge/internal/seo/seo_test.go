@@ -1,6 +1,7 @@
 package seo_test
 
 import (
+	"context"
 	"encoding/xml"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/seo"
+	"omnibus/edge/internal/storage/storagetest"
 )
 
 func get(t *testing.T, e *echo.Echo, path string) *httptest.ResponseRecorder {
@@ -25,13 +27,37 @@ func get(t *testing.T, e *echo.Echo, path string) *httptest.ResponseRecorder {
 	return rec
 }
 
+// store is a content store seeded with the repository's files, on SQLite
+// (the store's own tests run both engines).
+func store(t *testing.T) *content.Store {
+	t.Helper()
+	s := content.New(storagetest.SQLite(t), content.Options{})
+	if err := s.Seed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func newEcho(t *testing.T, publicURL string) *echo.Echo {
 	t.Helper()
 	e := echo.New()
-	if err := seo.Register(e, publicURL); err != nil {
+	if err := seo.Register(e, publicURL, store(t)); err != nil {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// blogList is the published blog articles, newest first.
+func blogList(t *testing.T) []content.Summary {
+	t.Helper()
+	list, err := store(t).Articles(context.Background(), content.TypeBlog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
 }
 
 type sitemapDoc struct {
@@ -82,12 +108,8 @@ func TestSitemapLastmodAndImages(t *testing.T) {
 	if err := xml.Unmarshal(get(t, newEcho(t, "https://omnibus.example"), "/sitemap.xml").Body.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	_, blog, err := content.Shared()
-	if err != nil {
-		t.Fatal(err)
-	}
 	articleDate := map[string]string{}
-	for _, a := range blog.List() {
+	for _, a := range blogList(t) {
 		articleDate["https://omnibus.example/blog/article/"+a.Slug] = a.Modified()
 	}
 	tomorrow := time.Now().Add(24 * time.Hour)
@@ -117,7 +139,7 @@ func TestSitemapLastmodAndImages(t *testing.T) {
 // Every page of the sitemap has a lastmod even when the build has not
 // refreshed content-dates.json for a new content file: Pages fails loudly.
 func TestPagesHaveDates(t *testing.T) {
-	pages, err := seo.Pages()
+	pages, err := seo.Pages(context.Background(), store(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,11 +167,7 @@ func TestRobots(t *testing.T) {
 // own address (rel="self"), a guid per item that is its permalink, a pubDate.
 func TestFeeds(t *testing.T) {
 	e := newEcho(t, "https://omnibus.example/")
-	_, blog, err := content.Shared()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := blog.List()
+	want := blogList(t)
 	articleURL := func(a content.Summary) string { return "https://omnibus.example/blog/article/" + a.Slug }
 	day := func(d string) time.Time {
 		v, err := time.Parse(time.DateOnly, d)
@@ -301,5 +319,27 @@ func TestFeedAliasesRedirect(t *testing.T) {
 				t.Errorf("%s %s: %d Location %q, want 301 to %s", method, path, rec.Code, rec.Header().Get("Location"), seo.RSSPath)
 			}
 		}
+	}
+}
+
+// Past the protocol's URLs per file the sitemap is an index of sitemaps,
+// each part a sitemap of its own on PUBLIC_URL.
+func TestASitemapPastItsLimitBecomesAnIndex(t *testing.T) {
+	was := seo.MaxSitemapURLs
+	seo.MaxSitemapURLs = 10
+	t.Cleanup(func() { seo.MaxSitemapURLs = was })
+	e := newEcho(t, "https://omnibus.example")
+	body := get(t, e, "/sitemap.xml").Body.String()
+	if !strings.Contains(body, "<sitemapindex") || !strings.Contains(body, "<loc>https://omnibus.example/sitemap-1.xml</loc>") {
+		t.Fatalf("not an index of sitemaps:\n%.500s", body)
+	}
+	var doc sitemapDoc
+	if err := xml.Unmarshal(get(t, e, "/sitemap-1.xml").Body.Bytes(), &doc); err != nil || len(doc.URLs) != 10 {
+		t.Fatalf("the first part has %d URLs (%v), want 10", len(doc.URLs), err)
+	}
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/sitemap-99.xml", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("a part past the last: %d, want 404", rec.Code)
 	}
 }

@@ -10,8 +10,9 @@ interface ContentMetaArgs {
 }
 
 /** Title and description of a content page, or the not-found page's (noindex) when there is no content. */
-export function contentMeta(args: ContentMetaArgs, content: { title: string; description: string } | undefined): MetaDescriptor[] {
+export function contentMeta(args: ContentMetaArgs, content: { title: string; description: string } | undefined, preview?: unknown): MetaDescriptor[] {
   const common = { publicUrl: publicUrlFrom(args.matches), pathname: args.location.pathname, twitterSite: twitterSiteFrom(args.matches) };
   if (!content) return pageMeta({ ...common, title: notFound.title, description: notFound.description, noindex: true });
-  return pageMeta({ ...common, title: content.title, description: content.description });
+  // A draft on a preview link is never indexed.
+  return pageMeta({ ...common, title: content.title, description: content.description, noindex: Boolean(preview) });
 }

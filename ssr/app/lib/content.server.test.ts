@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
 import contact from "../../../shared/content/contact.json";
 import { routes } from "../../../shared/route-table";
-import {
-  blogArticle,
-  blogArticles,
-  categories,
-  contactPage,
-  contentPage,
-  helpArticle,
-  helpArticles,
-  helpIndex,
-  policy,
-} from "./content.server";
+import { contentRequest, fixtureContent, fixturePaths } from "./content-fixture";
+import { blogArticle, blogArticles, contactPage, contentPage, helpArticle, helpArticles, helpCategory, helpIndex, pageContent, policy } from "./content.server";
+import { CONTENT_HEADER } from "./http-names";
+
+const policyOf = (slug: string) => policy(contentRequest(`/${slug}`), slug);
 
 // The generic content page and the same page for the pages that sell.
 const CONTENT_MODULES = ["_marketing/page.tsx", "_marketing/shop-page.tsx"];
@@ -53,60 +47,63 @@ describe("shared content", () => {
 
   it("renders every policy with its date and no unfilled placeholder", () => {
     for (const entry of routes.filter((r) => r.module === "_marketing/policy.tsx")) {
-      const page = policy(entry.id);
+      const page = policyOf(entry.id);
       expect(page, entry.id).toBeDefined();
       expect(page!.html).toContain("Last updated: 1 November 2026");
       expect(page!.html, entry.id).not.toMatch(/\{[a-zA-Z]+\}/);
       expect(page!.html).toContain("Omnibus Commerce Private Limited");
     }
-    expect(policy("no-such-policy")).toBeUndefined();
+    // Another page's policy, or none sent: no policy.
+    expect(policy(contentRequest("/privacy-policy"), "terms-of-use")).toBeUndefined();
+    expect(policy(new Request("http://127.0.0.1/disclaimer"), "disclaimer")).toBeUndefined();
   });
 
-  it("turns Markdown into HTML with linkable section headings", () => {
-    const html = policy("privacy-policy")!.html;
+  it("shows the edge's HTML with its linkable section headings", () => {
+    const html = policyOf("privacy-policy")!.html;
     expect(html).toContain('<h2 id="your-rights">5. Your rights</h2>');
     expect(html).toMatch(/<a href="\/cookie-policy">cookie policy<\/a>/);
     expect(html).not.toContain("## ");
   });
 
-  it("lists blog articles newest first and renders each", () => {
-    const list = blogArticles();
+  it("takes the blog's list and each article from the page request, never from its own build", () => {
+    const list = blogArticles(contentRequest("/blog"));
     expect(list.length).toBeGreaterThanOrEqual(3);
     expect([...list].sort((a, b) => b.date.localeCompare(a.date))).toEqual(list);
     for (const summary of list) {
-      const article = blogArticle(summary.slug);
+      const path = `/blog/article/${summary.slug}`;
+      const article = blogArticle(contentRequest(path), summary.slug);
       expect(article?.html, summary.slug).toContain("<h2");
       expect(article && "body" in article).toBe(false);
+      // The header of another article's page does not answer for this one.
+      expect(blogArticle(contentRequest(path), "no-such-article")).toBeUndefined();
     }
-    expect(blogArticle("no-such-article")).toBeUndefined();
+    expect(blogArticles(new Request("http://127.0.0.1/blog"))).toEqual([]);
+  });
+
+  it("reads an unreadable header as no content", () => {
+    const request = new Request("http://127.0.0.1/blog", { headers: { [CONTENT_HEADER]: "%%%not-base64-json" } });
+    expect(pageContent(request)).toEqual({});
   });
 
   it("has the success story the landing page links to, in a known help category", () => {
-    const story = helpArticle("success-story-kaveri-handlooms");
+    const path = "/help/category/article/success-story-kaveri-handlooms";
+    const story = helpArticle(contentRequest(path), "success-story-kaveri-handlooms");
     expect(story?.category).toBe("success-stories");
-    expect(story?.title).toMatch(/Kaveri Handlooms/);
-    const known = categories.map((c) => c.slug);
-    for (const article of helpArticles()) expect(known).toContain(article.category);
-    expect(helpIndex().flatMap((c) => c.articles)).toHaveLength(helpArticles().length);
+    expect(story?.title).toMatch(/^How Kaveri Handlooms/);
+    expect(helpCategory(contentRequest(path), "success-stories")?.title).toBeTruthy();
+    const index = contentRequest("/help-centre");
+    const known = helpIndex(index).map((c) => c.slug);
+    for (const article of helpArticles(index)) expect(known).toContain(article.category);
+    expect(helpIndex(index).flatMap((c) => c.articles)).toHaveLength(helpArticles(index).length);
   });
 
   it("links only to pages that exist", () => {
-    const paths = new Set(routes.map((r) => r.path));
-    const exists = (href: string) => {
-      const path = href.split(/[?#]/)[0];
-      if (paths.has(path)) return true;
-      const blog = path.match(/^\/blog\/article\/(.+)$/);
-      if (blog) return Boolean(blogArticle(blog[1]));
-      const help = path.match(/^\/help\/category\/article\/(.+)$/);
-      if (help) return Boolean(helpArticle(help[1]));
-      const category = path.match(/^\/help\/category\/(.+)$/);
-      return Boolean(category && categories.some((c) => c.slug === category[1]));
-    };
-    const html = [
-      ...blogArticles().map((a) => blogArticle(a.slug)!.html),
-      ...helpArticles().map((a) => helpArticle(a.slug)!.html),
-      ...["terms-of-use", "privacy-policy", "cookie-policy", "disclaimer"].map((s) => policy(s)!.html),
-    ].join("\n");
+    const paths = new Set([...routes.map((r) => r.path), ...fixturePaths()]);
+    const exists = (href: string) => paths.has(href.split(/[?#]/)[0]);
+    const html = fixturePaths()
+      .map((p) => fixtureContent(p))
+      .flatMap((c) => [c.article?.html ?? "", c.policy?.html ?? ""])
+      .join("\n");
     const hrefs = [...html.matchAll(/href="(\/[^"]*)"/g)].map((m) => m[1]);
     const pageLinks = routes
       .filter((r) => CONTENT_MODULES.includes(r.module))
@@ -122,7 +119,7 @@ describe("shared content", () => {
 
 describe("Markdown tables", () => {
   it("are wrapped so they scroll sideways on narrow screens", () => {
-    const html = policy("cookie-policy")!.html;
+    const html = policyOf("cookie-policy")!.html;
     expect(html).toMatch(/<div class="table-scroll" tabindex="0"><table>[\s\S]*<\/table><\/div>/);
   });
 });

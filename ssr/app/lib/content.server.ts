@@ -1,20 +1,20 @@
-// Server-only: the site's articles and policies from shared/content, bundled
-// into the server build at build time (import.meta.glob), and the generic
-// content pages. Loaders turn Markdown into HTML here; pages get plain data.
+// Server-only: the content a page shows and the generic content pages.
+// Articles, help topics and their categories and policies live in the
+// edge's content store: the edge sends what a page shows with its page
+// request, in the content header of shared/http.json (base64url JSON; edge
+// edge/internal/content PageData, docs/studio-api.md), its Markdown already
+// rendered and sanitised. The renderer bundles no article and never calls
+// the edge: no header, no content (the page is the not-found page).
 import contactContent from "../../../shared/content/contact.json";
-import helpCategories from "../../../shared/content/help/categories.json";
 import pagesContent from "../../../shared/content/pages.json";
 import site from "../../../shared/content/site.json";
 import { cataloguePlans } from "./plans";
 
 export { cataloguePlans };
-import { parseArticle, parseFrontMatter, type ArticleSource, type ArticleSummary } from "./front-matter";
-import { renderMarkdown } from "./markdown.server";
+import type { ArticleSummary } from "./front-matter";
+import { CONTENT_HEADER } from "./http-names";
+import { log } from "./log.server";
 import { withSiteSettings } from "./site.server";
-
-const blogFiles = import.meta.glob<string>("../../../shared/content/blog/*.md", { query: "?raw", import: "default", eager: true });
-const helpFiles = import.meta.glob<string>("../../../shared/content/help/*.md", { query: "?raw", import: "default", eager: true });
-const policyFiles = import.meta.glob<string>("../../../shared/content/policies/*.md", { query: "?raw", import: "default", eager: true });
 
 export type { ArticleSummary };
 export interface HelpCategory {
@@ -28,62 +28,83 @@ export interface RenderedArticle extends ArticleSummary {
   html: string;
 }
 
-function library(files: Record<string, string>) {
-  const bySlug = new Map<string, ArticleSource>();
-  for (const [file, source] of Object.entries(files)) {
-    const article = parseArticle(source, file);
-    if (bySlug.has(article.slug)) throw new Error(`${file}: slug "${article.slug}" is used twice`);
-    bySlug.set(article.slug, article);
+/** A policy page as HTML. */
+export interface PolicyPage {
+  slug?: string;
+  title: string;
+  description: string;
+  date: string;
+  html: string;
+}
+
+/** What the edge sends a content page (docs/studio-api.md). */
+export interface PageContent {
+  /** On a preview link: the page draws the "not published" banner and is noindex. */
+  preview?: { expiresAt: string };
+  article?: RenderedArticle;
+  policy?: PolicyPage;
+  category?: HelpCategory;
+  articles?: ArticleSummary[];
+  categories?: Array<HelpCategory & { articles: ArticleSummary[] }>;
+  /** The lists were cut to fit the header. */
+  more?: boolean;
+}
+
+/** The page's content from the edge's header; {} when there is none or it is unreadable. */
+export function pageContent(request: Request): PageContent {
+  const raw = request.headers.get(CONTENT_HEADER);
+  if (!raw) return {};
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    return value && typeof value === "object" ? (value as PageContent) : {};
+  } catch {
+    log.warn(`${CONTENT_HEADER}: not base64url JSON; the page renders without its content`);
+    return {};
   }
-  // Newest first, then by title: the order the edge's /list answers with.
-  const list: ArticleSummary[] = [...bySlug.values()]
-    .map(({ body: _body, ...summary }) => summary)
-    .sort((a, b) => (a.date === b.date ? a.title.localeCompare(b.title) : a.date < b.date ? 1 : -1));
-  return { bySlug, list };
 }
 
-const blog = library(blogFiles);
-const help = library(helpFiles);
-export const categories: HelpCategory[] = helpCategories.categories;
-
-for (const article of [...help.list, ...help.bySlug.values()]) {
-  const category = categories.find((c) => c.slug === article.category);
-  if (!category) throw new Error(`help article ${article.slug}: unknown category "${article.category}"`);
-  // Cards and pages name the category, not its slug.
-  article.categoryTitle = category.title;
+/** The page's header encoded as the edge sends it (tests, tools). */
+export function encodePageContent(content: PageContent): string {
+  return Buffer.from(JSON.stringify(content), "utf8").toString("base64url");
 }
 
-function rendered(article: ArticleSource | undefined): RenderedArticle | undefined {
-  if (!article) return undefined;
-  const { body, ...summary } = article;
-  return { ...summary, html: renderMarkdown(body) };
-}
+export const blogArticles = (request: Request): ArticleSummary[] => pageContent(request).articles ?? [];
+export const blogArticle = (request: Request, slug: string): RenderedArticle | undefined => {
+  const a = pageContent(request).article;
+  return a && a.slug === slug ? a : undefined;
+};
 
-export const blogArticles = (): ArticleSummary[] => blog.list;
-export const blogArticle = (slug: string): RenderedArticle | undefined => rendered(blog.bySlug.get(slug));
-
-export const helpArticles = (): ArticleSummary[] => help.list;
-export const helpArticle = (slug: string): RenderedArticle | undefined => rendered(help.bySlug.get(slug));
-export const helpCategory = (slug: string): HelpCategory | undefined => categories.find((c) => c.slug === slug);
-export const helpArticlesIn = (category: string): ArticleSummary[] => help.list.filter((a) => a.category === category);
+export const helpArticles = (request: Request): ArticleSummary[] => pageContent(request).articles ?? [];
+export const helpArticle = blogArticle;
+export const helpCategory = (request: Request, slug: string): HelpCategory | undefined => {
+  const c = pageContent(request).category;
+  return c && c.slug === slug ? c : undefined;
+};
+export const helpArticlesIn = (request: Request, category: string): ArticleSummary[] => (pageContent(request).articles ?? []).filter((a) => a.category === category);
 
 /** The help categories with their articles, in the categories' order. */
-export function helpIndex(): Array<HelpCategory & { articles: ArticleSummary[] }> {
-  return categories.map((category) => ({ ...category, articles: helpArticlesIn(category.slug) }));
+export function helpIndex(request: Request): Array<HelpCategory & { articles: ArticleSummary[] }> {
+  return pageContent(request).categories ?? [];
 }
 
-/** A policy page (terms-of-use, privacy-policy, cookie-policy, disclaimer) as HTML, with the company's details filled in. */
-export function policy(slug: string): { title: string; description: string; date: string; html: string } | undefined {
-  const file = Object.keys(policyFiles).find((f) => f.endsWith(`/${slug}.md`));
-  if (!file) return undefined;
-  const { fields, body } = parseFrontMatter(policyFiles[file], file);
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** A policy page (terms-of-use, privacy-policy, cookie-policy, disclaimer) as HTML, with the company's details and the site settings filled in. */
+export function policy(request: Request, slug: string): PolicyPage | undefined {
+  const page = pageContent(request).policy;
+  if (!page || (page.slug && page.slug !== slug)) return undefined;
+  return { ...page, html: fillPolicy(page.html) };
+}
+
+/** The company's details ({entity}, {address}, {grievanceOfficer}) and the site settings ({email}, ...) in a policy's HTML, escaped. */
+export function fillPolicy(html: string): string {
   const details: Record<string, string> = {
     entity: site.legalName,
     address: site.address.lines.filter((line) => line !== site.legalName).join(", "),
     grievanceOfficer: pagesContent.legal.grievanceOfficer,
   };
-  const filled = withSiteSettings(body).replace(/\{(entity|address|grievanceOfficer)\}/g, (_, key: string) => details[key]);
-  return { title: fields.title, description: fields.description, date: fields.date, html: renderMarkdown(filled) };
+  const filled = html.replace(/\{(entity|address|grievanceOfficer)\}/g, (_, key: string) => escapeHtml(details[key]));
+  return withSiteSettings(filled);
 }
 
 /** A link of the content: a route path (to) or an external URL (url). */

@@ -19,3 +19,6 @@ export const PAYMENT_HEADER: string = names.paymentHeader;
 export const SEARCH_HEADER: string = names.searchHeader;
 /** The colour theme the visitor chose (light or dark; absent: system), which the server renders on <html>: lib/theme.ts. */
 export const THEME_COOKIE: string = names.themeCookie;
+/** What a content page shows (base64url JSON: article, policy, lists, preview) from the edge's content store: lib/content.server.ts. */
+export const CONTENT_HEADER: string = names.contentHeader;
+export const STUDIO_HEADER: string = names.studioHeader;

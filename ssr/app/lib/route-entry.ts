@@ -10,6 +10,8 @@ import { notFound, routeById } from "../../../shared/route-table";
 export interface RouteCopy {
   module: string;
   routes: Record<string, { title: string; description: string }>;
+  /** The table entries of routes kept out of the table every page loads (the studio's). */
+  entries?: Record<string, { id: string; layout: string; form?: string; noindex?: boolean }>;
 }
 
 /** A route module's handle: `export const handle = { routeCopy };`. */
@@ -32,9 +34,9 @@ export interface PageEntry {
 
 /** The page entry of a matched route (the not-found entry when the route is not in the table). */
 export function pageEntry(match: { id: string; handle?: unknown } | undefined): PageEntry {
-  const entry = routeById(match?.id);
-  if (!entry || entry.id === notFound.id) return notFound;
   const copy = (match?.handle as Partial<RouteHandle> | undefined)?.routeCopy;
+  const entry = routeById(match?.id) ?? copy?.entries?.[match!.id];
+  if (!entry || entry.id === notFound.id) return notFound;
   const words = copy?.routes[entry.id];
   if (!copy || !words) throw new Error(`route ${entry.id}: its module exports no handle with its routeCopy (lib/route-entry.ts)`);
   return { id: entry.id, layout: entry.layout, form: entry.form, noindex: (entry as { noindex?: boolean }).noindex, module: copy.module, ...words };

@@ -4,12 +4,17 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { routes } from "../../../shared/route-table";
-import { blogArticles, contentPage, helpArticles } from "./content.server";
+import { contentRequest, fixtureContent, fixturePaths } from "./content-fixture";
+import { blogArticles, contentPage, helpArticles, type PageContent } from "./content.server";
 import { imageAlt, pageSeo, seoHead, seoPage, seoPages, structuredData } from "./seo.server";
 import { jsonLdText } from "./structured-data.server";
 
 const ORIGIN = "https://omnibus.example";
-const types = (path: string) => structuredData(seoPage(path)!, ORIGIN).map((o) => o["@type"]);
+// The content the edge sends with a page's request (content pages only).
+const contentOf = (path: string): PageContent | undefined => (fixturePaths().includes(path) ? fixtureContent(path) : undefined);
+const types = (path: string) => structuredData(seoPage(path, contentOf(path))!, ORIGIN).map((o) => o["@type"]);
+const blogList = () => blogArticles(contentRequest("/blog"));
+const helpList = () => helpArticles(contentRequest("/help-centre"));
 
 describe("jsonLdText", () => {
   it("lets nothing close the <script> or open a comment, and means the same JSON", () => {
@@ -21,18 +26,18 @@ describe("jsonLdText", () => {
 });
 
 describe("seoPages", () => {
-  it("has every page without parameters (the demos and transactional pages excepted) and every article and help topic", () => {
+  it("has every page without parameters (the demos and transactional pages excepted), and every article and help topic from its page's content", () => {
     const paths = seoPages().map((p) => p.path);
     for (const r of routes.filter((r) => !/[:*]/.test(r.path) && !r.module.startsWith("_blocks/") && !r.noindex)) expect(paths, r.path).toContain(r.path);
     expect(paths).not.toContain("/petpawlor-order-complete");
-    for (const a of blogArticles()) expect(paths).toContain(`/blog/article/${a.slug}`);
-    for (const a of helpArticles()) expect(paths).toContain(`/help/category/article/${a.slug}`);
+    for (const a of blogList()) expect(seoPage(`/blog/article/${a.slug}`, contentOf(`/blog/article/${a.slug}`))?.path).toBe(`/blog/article/${a.slug}`);
+    for (const a of helpList()) expect(seoPage(`/help/category/article/${a.slug}`, contentOf(`/help/category/article/${a.slug}`))?.type).toBe("article");
     expect(paths.some((p) => p.startsWith("/blocks"))).toBe(false);
   });
 
   it("gives articles og:type article, their date and section", () => {
-    const a = blogArticles()[0];
-    const page = seoPage(`/blog/article/${a.slug}/`)!;
+    const a = blogList()[0];
+    const page = seoPage(`/blog/article/${a.slug}/`, contentOf(`/blog/article/${a.slug}`))!;
     expect(page).toMatchObject({ type: "article", date: a.date, category: a.category, section: "Blog", title: a.title });
   });
 
@@ -78,7 +83,8 @@ describe("seoHead: a whole preview card on every page that answers 200", () => {
   });
 
   it("names the company's /about page as an article's author (a profile URL, as Open Graph asks), in the tags and the JSON-LD", () => {
-    const page = seoPage(`/blog/article/${blogArticles()[0].slug}`)!;
+    const slug = blogList()[0].slug;
+    const page = seoPage(`/blog/article/${slug}`, contentOf(`/blog/article/${slug}`))!;
     expect(metaTags(renderToStaticMarkup(pageSeo(page, ORIGIN).head))["article:author"]).toBe(`${ORIGIN}/about`);
     const article = structuredData(page, ORIGIN).find((o) => o["@type"] === "BlogPosting") as { author: { name: string; url: string } };
     expect(article.author).toMatchObject({ name: "Omnibus", url: `${ORIGIN}/about` });
@@ -86,7 +92,8 @@ describe("seoHead: a whole preview card on every page that answers 200", () => {
 });
 
 describe("an article revised after it was published (front matter updated:)", () => {
-  const page = { ...seoPage(`/help/category/article/${helpArticles()[0].slug}`)!, date: "2026-01-02", updated: "2026-03-04" };
+  const helpPath = `/help/category/article/${helpList()[0].slug}`;
+  const page = { ...seoPage(helpPath, contentOf(helpPath))!, date: "2026-01-02", updated: "2026-03-04" };
 
   it("is modified on its updated day in the JSON-LD and article:modified_time, published on its date", () => {
     const article = structuredData(page, ORIGIN).find((o) => o["@type"] === "Article")!;
@@ -104,8 +111,8 @@ describe("an article revised after it was published (front matter updated:)", ()
 describe("structuredData", () => {
   it("marks up each page type with its types", () => {
     expect(types("/")).toEqual(["Organization", "WebSite"]);
-    expect(types(`/blog/article/${blogArticles()[0].slug}`)).toEqual(["BreadcrumbList", "BlogPosting"]);
-    expect(types(`/help/category/article/${helpArticles()[0].slug}`)).toEqual(["BreadcrumbList", "Article"]);
+    expect(types(`/blog/article/${blogList()[0].slug}`)).toEqual(["BreadcrumbList", "BlogPosting"]);
+    expect(types(`/help/category/article/${helpList()[0].slug}`)).toEqual(["BreadcrumbList", "Article"]);
     expect(types("/partner-with-us")).toEqual(["BreadcrumbList", "FAQPage"]);
     expect(types("/old-pricing")).toEqual(["BreadcrumbList", "FAQPage", "Product", "Product", "Product"]);
     expect(types("/petpawlor")).toEqual(["BreadcrumbList", "Product"]);

@@ -16,7 +16,7 @@ import pagesContent from "../../../shared/content/pages.json";
 import site from "../../../shared/content/site.json";
 import { routes, type RouteEntry } from "../../../shared/route-table";
 import { DEFAULT_PUBLIC_URL, LOCALE } from "./constants";
-import { blogArticles, categories, contentPage, helpArticles, type ContentSection } from "./content.server";
+import { contentPage, type ContentSection, type PageContent } from "./content.server";
 import { addons, charge, plans, type CataloguePlan } from "./plans";
 import { article, breadcrumbList, faqPage, jsonLdText, organization, product, webSite, type JsonLd } from "./structured-data.server";
 
@@ -84,12 +84,33 @@ const crumb = (id: string) => {
 let memo: Map<string, SeoPage> | undefined;
 
 /**
- * Every page with a preview image: the route table's pages without
+ * Every page of the route table with a preview image: its pages without
  * parameters (the template demos, under _blocks/, and the transactional
- * pages, noindex, excepted), every blog article, help topic and help article.
+ * pages, noindex, excepted). The articles, help topics and help articles
+ * live in the edge's content store: their pages are made from the content
+ * their page request carries (contentSeoPage).
  */
 export function seoPages(): SeoPage[] {
   return [...pageMap().values()];
+}
+
+/** The SEO page of an article, help topic or help article, from the content the edge sent with its page request. */
+export function contentSeoPage(pathname: string, content: PageContent): SeoPage | undefined {
+  const home = { name: SITE, path: "/" };
+  const path = pathname.replace(/(.)\/+$/, "$1");
+  const a = content.article;
+  if (a && path === `/blog/article/${a.slug}`) {
+    return { path, title: a.title, description: a.description, section: "Blog", type: "article", date: a.date, updated: a.updated, category: a.category, crumbs: [home, crumb("blog"), { name: a.title, path }], routeId: "blog-article" };
+  }
+  const c = content.category;
+  if (a && c && path === `/help/category/article/${a.slug}`) {
+    const cat = { name: c.title, path: `/help/category/${c.slug}` };
+    return { path, title: a.title, description: a.description, section: "Help centre", type: "article", date: a.date, updated: a.updated, category: cat.name, crumbs: [home, crumb("help-centre"), cat, { name: a.title, path }], routeId: "help-article" };
+  }
+  if (c && path === `/help/category/${c.slug}`) {
+    return { path, title: c.title, description: c.description, section: "Help centre", type: "website", crumbs: [home, crumb("help-centre"), { name: c.title, path }], routeId: "help-category" };
+  }
+  return undefined;
 }
 
 function pageMap(): Map<string, SeoPage> {
@@ -109,29 +130,13 @@ function pageMap(): Map<string, SeoPage> {
       routeId: entry.id,
     });
   }
-  const blog = crumb("blog");
-  for (const a of blogArticles()) {
-    const path = `/blog/article/${a.slug}`;
-    list.push({ path, title: a.title, description: a.description, section: "Blog", type: "article", date: a.date, updated: a.updated, category: a.category, crumbs: [home, blog, { name: a.title, path }], routeId: "blog-article" });
-  }
-  const helpCentre = crumb("help-centre");
-  for (const c of categories) {
-    const path = `/help/category/${c.slug}`;
-    list.push({ path, title: c.title, description: c.description, section: "Help centre", type: "website", crumbs: [home, helpCentre, { name: c.title, path }], routeId: "help-category" });
-  }
-  for (const a of helpArticles()) {
-    const path = `/help/category/article/${a.slug}`;
-    const c = categories.find((x) => x.slug === a.category);
-    const cat = { name: c?.title ?? a.category, path: `/help/category/${a.category}` };
-    list.push({ path, title: a.title, description: a.description, section: "Help centre", type: "article", date: a.date, updated: a.updated, category: cat.name, crumbs: [home, helpCentre, cat, { name: a.title, path }], routeId: "help-article" });
-  }
   memo = new Map(list.map((p) => [p.path, p]));
   return memo;
 }
 
 /** The page at pathname (trailing slashes ignored), or undefined for any other path. */
-export function seoPage(pathname: string): SeoPage | undefined {
-  return pageMap().get(pathname.replace(/(.)\/+$/, "$1"));
+export function seoPage(pathname: string, content?: PageContent): SeoPage | undefined {
+  return pageMap().get(pathname.replace(/(.)\/+$/, "$1")) ?? (content && contentSeoPage(pathname, content));
 }
 
 // The preview images the build drew (scripts/og-images.mjs writes
@@ -274,8 +279,8 @@ function imageTags(src: string, size: { width: number; height: number }, alt: st
  * null for a path that is no page of the site (entry.server.tsx asks only
  * for pages that answer 200).
  */
-export function seoHead(pathname: string, publicUrl: string): { head: ReactElement; body: ReactElement | null } | null {
-  const page = seoPage(pathname);
+export function seoHead(pathname: string, publicUrl: string, content?: PageContent): { head: ReactElement; body: ReactElement | null } | null {
+  const page = seoPage(pathname, content);
   if (!page) {
     if (!plainPage(pathname)) return null;
     const head = (

@@ -11,6 +11,8 @@ const PROSE = [
   "[&_strong]:font-semibold [&_strong]:text-gray-900 dark:[&_strong]:text-white",
   "[&_code]:rounded [&_code]:bg-gray-100 [&_code]:px-1.5 [&_code]:py-0.5 [&_code]:text-base dark:[&_code]:bg-white/10",
   "[&_.table-scroll]:mt-6 [&_.table-scroll]:overflow-x-auto [&_table]:w-full [&_table]:min-w-xl [&_table]:text-left [&_table]:text-sm sm:[&_table]:text-base [&_th]:border-b [&_th]:border-gray-300 [&_th]:py-2 [&_th]:pr-4 dark:[&_th]:border-white/20",
+  // Images of the studio's uploads: a <picture> with width and height (no shift), as wide as the column.
+  "[&_picture]:mt-6 [&_picture]:block [&_img]:h-auto [&_img]:max-w-full [&_img]:rounded-lg",
   "[&_td]:border-b [&_td]:border-gray-200 [&_td]:py-2 [&_td]:pr-4 [&_td]:align-top dark:[&_td]:border-white/10",
 ].join(" ");
 

@@ -2,13 +2,14 @@
 import { routeMeta } from "~/lib/meta";
 import { catalogueData } from "./catalogue-data.server";
 import { CataloguePage } from "./catalogue-page";
+import type { Route } from "./+types/advanced";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
 export const meta = routeMeta;
 
-export function loader() {
-  return catalogueData();
+export function loader({ request }: Route.LoaderArgs) {
+  return catalogueData(request);
 }
 
 export default CataloguePage;

@@ -6,7 +6,7 @@ import { ArticleList, type ArticleListLayout } from "~/components/content/articl
 import { ArticleView } from "~/components/content/article-view";
 import { TagList } from "~/components/ui/tag";
 import type { ArticleSummary } from "~/lib/front-matter";
-import { blogArticle, blogArticles, contentLabels } from "~/lib/content.server";
+import { blogArticles, contentLabels, pageContent } from "~/lib/content.server";
 import { routeMeta } from "~/lib/meta";
 import { useRouteEntry } from "~/lib/route-entry";
 import { useHydrated } from "~/components/auth/form-parts";
@@ -33,9 +33,10 @@ const LIST_LAYOUTS: Record<string, Layout> = {
 };
 
 export function loader({ request }: Route.LoaderArgs) {
-  const articles = blogArticles();
+  const articles = blogArticles(request);
   const single = /\/blog\/post(-2)?\/?$/.test(new URL(request.url).pathname);
-  const article = single ? blogArticle(articles[0].slug) : undefined;
+  // The single-article layouts show the newest article (the edge sends it with the list).
+  const article = single ? pageContent(request).article : undefined;
   const outline = article ? [...article.html.matchAll(/<h2 id="([^"]+)">([\s\S]*?)<\/h2>/g)].map((m) => ({ id: m[1], text: m[2].replace(/<[^>]+>/g, "") })) : [];
   const home = componentHome(single ? ArticleView : ArticleList);
   return { articles, article, outline, home, labels: { readMore: contentLabels.readMore, published: contentLabels.published, back: contentLabels.backToBlog } };

@@ -2,6 +2,7 @@
 // component it shows is one of the site's own (an export of a module under
 // app/components, not a copy), and every documented content example renders.
 import { existsSync } from "node:fs";
+import { contentRequest, fixtureContent } from "~/lib/content-fixture";
 import path from "node:path";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import sharp from "sharp";
@@ -30,7 +31,7 @@ const modules: Record<string, { default: ComponentType; loader: unknown; handle:
 };
 const demoRoutes = routes.filter((r) => r.module.startsWith("_blocks/"));
 const blockRoutes = demoRoutes.filter((r) => r.module === "_blocks/block.tsx" || r.module === "_blocks/advanced.tsx");
-const entries = catalogue(catalogueData());
+const entries = catalogue(catalogueData(contentRequest("/blocks")));
 
 /** Every function exported by a module under app/components. */
 const componentExports = new Set<unknown>(
@@ -46,7 +47,16 @@ function renderRoute(url: string) {
       loader: () => ({ settings: siteSettings(), publicUrl: "http://localhost" }),
       Component: () => <Outlet />,
       HydrateFallback: () => null,
-      children: demoRoutes.map((r) => ({ id: r.id, path: r.path, Component: modules[r.module].default, loader: modules[r.module].loader as never, handle: modules[r.module].handle, HydrateFallback: () => null })),
+      children: demoRoutes.map((r) => ({
+        id: r.id,
+        path: r.path,
+        Component: modules[r.module].default,
+        // The page request carries the blog's articles as the edge sends them (the single-article layouts: the newest article too).
+        loader: (args: { request: Request }) =>
+          (modules[r.module].loader as (a: unknown) => unknown)({ ...args, request: contentRequest(r.path, fixtureContent(/^\/blog\/post(-2)?$/.test(r.path) ? "/blog/post" : "/blocks")) }),
+        handle: modules[r.module].handle,
+        HydrateFallback: () => null,
+      })),
     },
   ]);
   return render(<Stub initialEntries={[url]} />);
@@ -139,7 +149,7 @@ describe("demo pages", () => {
 // A marketer learns from each block page where its component lives
 // and how a page uses it, and the JSON shown is content that reproduces the block.
 describe("how a page uses a block", () => {
-  const { homes = {} } = catalogueData();
+  const { homes = {} } = catalogueData(contentRequest("/blocks"));
   const repo = path.resolve(import.meta.dirname, "../../../..");
   const modulesByPath = import.meta.glob(["../../components/**/*.tsx", "!../../components/**/*.test.tsx"], { eager: true }) as Record<string, Record<string, unknown>>;
 

@@ -10,6 +10,7 @@ import { catalogue } from "./catalogue";
 import { catalogueData } from "./catalogue-data.server";
 import { THUMBNAIL, thumbnailOf } from "./thumbnail";
 import { CatalogueHeader } from "./showcase";
+import type { Route } from "./+types/index";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
@@ -19,10 +20,10 @@ export const meta = routeMeta;
 // client copy is slimmed to what every page needs (vite.config.ts).
 const link = (r: (typeof routes)[number]) => ({ id: r.id, path: r.path, heading: headingOf(r) });
 
-export function loader() {
+export function loader({ request }: Route.LoaderArgs) {
   const demos = (module: string) => routes.filter((r) => r.module === module).map(link);
   // Only the entries' one-line intros: the index shows pictures, so its code carries none of the components.
-  const intros = Object.fromEntries(Object.entries(catalogue(catalogueData())).map(([id, block]) => [id, block.intro]));
+  const intros = Object.fromEntries(Object.entries(catalogue(catalogueData(request))).map(([id, block]) => [id, block.intro]));
   return {
     intros,
     index: { blocks: demos("_blocks/block.tsx"), advanced: demos("_blocks/advanced.tsx"), blogDemos: demos("_blocks/blog-demo.tsx") },

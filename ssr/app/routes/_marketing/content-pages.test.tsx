@@ -5,6 +5,8 @@ import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import pages from "../../../../shared/content/pages.json";
 import { routes } from "../../../../shared/route-table";
+import { contentRequest, fixtureContent, fixturePaths } from "~/lib/content-fixture";
+import type { PageContent } from "~/lib/content.server";
 import * as BlogArticle from "./blog-article";
 import * as HelpArticle from "./help-article";
 import * as HelpCategory from "./help-category";
@@ -23,13 +25,20 @@ const modules: Record<string, { default: React.ComponentType; loader: unknown; h
   "_marketing/shop-page.tsx": ShopPage,
 };
 
-function renderAt(url: string) {
+/** The page at url, its request carrying what the edge sends for it (content: in place of the fixture's). */
+function renderAt(url: string, content?: PageContent) {
+  const withContent = (loader: (args: { request: Request }) => unknown) => (args: { request: Request }) => {
+    const path = new URL(args.request.url).pathname;
+    if (content) return loader({ ...args, request: contentRequest(path, content) });
+    return loader(fixturePaths().includes(path) ? { ...args, request: contentRequest(path) } : args);
+  };
   const Stub = createRoutesStub(
     routes
       .filter((entry) => modules[entry.module])
       .map((entry) => {
         const mod = modules[entry.module];
-        return { id: entry.id, path: entry.path, Component: mod.default, ErrorBoundary: mod.ErrorBoundary, HydrateFallback: () => null, loader: mod.loader as never, handle: mod.handle };
+        const loader = withContent(mod.loader as (args: { request: Request }) => unknown);
+        return { id: entry.id, path: entry.path, Component: mod.default, ErrorBoundary: mod.ErrorBoundary, HydrateFallback: () => null, loader: loader as never, handle: mod.handle };
       }),
   );
   return render(<Stub initialEntries={[url]} />);
@@ -54,6 +63,21 @@ describe("articles", () => {
     expect(screen.getByRole("heading", { level: 2, name: "Why separate stock counts fail" })).toBeTruthy();
     expect(screen.getByText("3 November 2026")).toBeTruthy();
     expect(screen.getByRole("link", { name: /Back to the blog/ }).getAttribute("href")).toBe("/blog");
+  });
+
+  it("draws the draft of a preview link with its banner, the page otherwise as it will be published", async () => {
+    const published = fixtureContent("/blog/article/one-inventory-every-channel");
+    const draft = { ...published.article!, title: "A draft title", html: "<p>Draft words.</p>" };
+    renderAt("/blog/article/one-inventory-every-channel", { article: draft, preview: { expiresAt: "2026-12-04T09:00:00Z" } });
+    expect(await h1()).toBe("A draft title");
+    expect(screen.getByRole("status").textContent).toContain(pages.labels.previewBanner);
+    expect(screen.getByText("Draft words.")).toBeTruthy();
+  });
+
+  it("shows no banner on a published article", async () => {
+    renderAt("/blog/article/one-inventory-every-channel");
+    await h1();
+    expect(screen.queryByText(pages.labels.previewBanner)).toBeNull();
   });
 
   it("renders the success story with its topic in the breadcrumb", async () => {

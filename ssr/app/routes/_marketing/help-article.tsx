@@ -4,26 +4,30 @@ import { ArticleNotFound } from "~/components/content/article-not-found";
 import { helpCategoryHref } from "~/components/content/article-list";
 import { ArticleDates } from "~/components/content/article-dates";
 import { Prose } from "~/components/content/prose";
-import { contentLabels, helpArticle, helpCategory } from "~/lib/content.server";
+import { PreviewBanner } from "~/components/content/preview-banner";
+import { contentLabels, helpArticle, helpCategory, pageContent } from "~/lib/content.server";
 import { contentMeta } from "~/lib/content-meta";
 import type { Route } from "./+types/help-article";
 import routeCopy from "virtual:route-copy";
 
-export function loader({ params }: Route.LoaderArgs) {
-  const article = helpArticle(params.slug);
-  const category = article && helpCategory(article.category);
+export function loader({ params, request }: Route.LoaderArgs) {
+  const article = helpArticle(request, params.slug);
+  const category = article && helpCategory(request, article.category);
   if (!article || !category) throw data(null, { status: 404 });
-  const { published, updated, backToHelp, moreHelp, moreHelpText, moreHelpLink } = contentLabels;
-  return { article, category, labels: { published, updated, backToHelp, moreHelp, moreHelpText, moreHelpLink } };
+  const { preview } = pageContent(request);
+  const { published, updated, backToHelp, moreHelp, moreHelpText, moreHelpLink, previewBanner, previewExpires } = contentLabels;
+  return { article, category, preview, labels: { published, updated, backToHelp, moreHelp, moreHelpText, moreHelpLink, previewBanner, previewExpires } };
 }
 
 export const handle = { routeCopy };
 export const meta: Route.MetaFunction = (args) =>
-  contentMeta(args, args.loaderData && { title: `${args.loaderData.article.title} — Omnibus Help`, description: args.loaderData.article.description });
+  contentMeta(args, args.loaderData && { title: `${args.loaderData.article.title} — Omnibus Help`, description: args.loaderData.article.description }, args.loaderData?.preview);
 
 export default function HelpArticlePage() {
-  const { article, category, labels } = useLoaderData<typeof loader>();
+  const { article, category, preview, labels } = useLoaderData<typeof loader>();
   return (
+    <>
+    <PreviewBanner preview={preview} label={labels.previewBanner} expiresLabel={labels.previewExpires} />
     <article className="mx-auto max-w-3xl px-4 py-16 sm:px-6 lg:py-24">
       <nav aria-label="Breadcrumb" className="text-sm">
         <ol className="flex flex-wrap gap-2 text-gray-500 dark:text-gray-400">
@@ -54,6 +58,7 @@ export default function HelpArticlePage() {
         </Link>
       </section>
     </article>
+    </>
   );
 }
 

@@ -2,7 +2,8 @@
 import { data, useLoaderData } from "react-router";
 import { ArticleList } from "~/components/content/article-list";
 import { ArticleNotFound } from "~/components/content/article-not-found";
-import { contentLabels, helpArticlesIn, helpCategory } from "~/lib/content.server";
+import { PreviewBanner } from "~/components/content/preview-banner";
+import { contentLabels, helpArticlesIn, helpCategory, pageContent } from "~/lib/content.server";
 import { contentMeta } from "~/lib/content-meta";
 import type { Route } from "./+types/help-category";
 import { BackLink } from "~/components/content/back-link";
@@ -11,21 +12,24 @@ import routeCopy from "virtual:route-copy";
 import { SearchBox } from "~/components/search/search-box";
 import { searchBoxLabels } from "~/lib/search.server";
 
-export function loader({ params }: Route.LoaderArgs) {
-  const category = helpCategory(params.slug);
+export function loader({ params, request }: Route.LoaderArgs) {
+  const category = helpCategory(request, params.slug);
   if (!category) throw data(null, { status: 404 });
-  const { backToHelp, readMore, noArticles, articlesInCategory } = contentLabels;
-  return { category, articles: helpArticlesIn(category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory }, search: searchBoxLabels };
+  const { preview } = pageContent(request);
+  const { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires } = contentLabels;
+  return { category, preview, articles: helpArticlesIn(request, category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires }, search: searchBoxLabels };
 }
 
 export const handle = { routeCopy };
 export const meta: Route.MetaFunction = (args) =>
-  contentMeta(args, args.loaderData && { title: `${args.loaderData.category.title} — Omnibus Help`, description: args.loaderData.category.description });
+  contentMeta(args, args.loaderData && { title: `${args.loaderData.category.title} — Omnibus Help`, description: args.loaderData.category.description }, args.loaderData?.preview);
 
 export default function HelpCategoryPage() {
-  const { category, articles, labels, search } = useLoaderData<typeof loader>();
+  const { category, articles, preview, labels, search } = useLoaderData<typeof loader>();
   // Nothing here moves: the browser keeps the server's markup (lib/static-markup.tsx).
   return (
+    <>
+    <PreviewBanner preview={preview} label={labels.previewBanner} expiresLabel={labels.previewExpires} />
     <StaticMarkup className="mx-auto max-w-7xl px-4 py-16 sm:px-6 lg:py-24">
       <BackLink to="/help-centre" label={labels.backToHelp} />
       <h1 className="mt-8 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{category.title}</h1>
@@ -40,6 +44,7 @@ export default function HelpCategoryPage() {
         )}
       </div>
     </StaticMarkup>
+    </>
   );
 }
 

@@ -32,12 +32,12 @@ export function loader({ request }: Route.LoaderArgs) {
   if (!page) throw data(null, { status: 404 });
   return {
     page,
-    blog: page.list === "blog" ? blogArticles() : null,
-    help: page.list === "help" ? helpIndex() : null,
+    blog: page.list === "blog" ? blogArticles(request) : null,
+    help: page.list === "help" ? helpIndex(request) : null,
     // The help centre and the blog have the search box (/search).
     search: ["help", "help-centre", "blog"].includes(entry.id) ? searchBoxLabels : null,
     // Every guide, newest first (not grouped by topic: the topics are listed above).
-    allHelp: page.list === "help" ? helpArticles() : [],
+    allHelp: page.list === "help" ? helpArticles(request) : [],
     // /petpawlor-order-complete?order=<id>: what the signed-in buyer bought (the edge sends only their own order: route edgeData).
     order: entry.id === "petpawlor-order-complete" ? journeyOrder(request) : null,
     labels: {

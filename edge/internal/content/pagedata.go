@@ -1,0 +1,367 @@
+package content
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"omnibus/shared"
+)
+
+// ContentHeader carries a page's content to the renderer (shared/http.json):
+// base64url JSON of PageContent. The renderer never opens the database nor
+// calls the edge; the edge strips incoming copies.
+var ContentHeader = http.CanonicalHeaderKey(shared.HTTP.ContentHeader)
+
+// MaxContentHeaderBytes bounds the header's value; ssr/server.js accepts
+// request heads up to twice this. Lists are cut to fit (More).
+const MaxContentHeaderBytes = 256 << 10
+
+// PageContent is what a content page shows (docs/studio-api.md).
+type PageContent struct {
+	Preview    *PreviewInfo    `json:"preview,omitempty"`
+	Article    *Article        `json:"article,omitempty"`
+	Policy     *Policy         `json:"policy,omitempty"`
+	Category   *Category       `json:"category,omitempty"`
+	Articles   []Summary       `json:"articles,omitempty"`
+	Categories []CategoryIndex `json:"categories,omitempty"`
+	More       bool            `json:"more,omitempty"`
+}
+
+// PreviewInfo marks a preview: the page draws its banner and is noindex.
+type PreviewInfo struct {
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// CategoryIndex is a help category with its articles (the help index).
+type CategoryIndex struct {
+	Category
+	Articles []Summary `json:"articles"`
+}
+
+// pageKind is which content a path's page shows.
+type pageKind int
+
+const (
+	notContent pageKind = iota
+	blogList
+	helpIndex
+	blogArticle
+	helpArticle
+	helpCategory
+	policyPage
+)
+
+// policyRoutes are the route table's policy pages (module _marketing/policy.tsx).
+var policyRoutes = map[string]bool{"/terms-of-use": true, "/privacy-policy": true, "/cookie-policy": true, "/disclaimer": true}
+
+// kindOf is the content a page at path shows, and its slug.
+func kindOf(path string) (pageKind, string) {
+	if p, ok := strings.CutSuffix(path, ".data"); ok { // a client-side navigation's data request
+		path = p
+		if path == "/_root" {
+			path = "/"
+		}
+	}
+	if len(path) > 1 {
+		path = strings.TrimSuffix(path, "/")
+	}
+	if slug, ok := strings.CutPrefix(path, "/help/category/article/"); ok && slug != "" && !strings.Contains(slug, "/") {
+		return helpArticle, slug
+	}
+	if slug, ok := strings.CutPrefix(path, "/help/category/"); ok && slug != "" && !strings.Contains(slug, "/") {
+		return helpCategory, slug
+	}
+	if slug, ok := strings.CutPrefix(path, "/blog/article/"); ok && slug != "" && !strings.Contains(slug, "/") {
+		return blogArticle, slug
+	}
+	switch {
+	case path == "/help" || path == "/help-centre":
+		return helpIndex, ""
+	case policyRoutes[path]:
+		return policyPage, path[1:]
+	}
+	for _, p := range routes().blogLists {
+		if p == path {
+			return blogList, ""
+		}
+	}
+	return notContent, ""
+}
+
+// PageContentFor reads what the page at path shows from the published
+// items: nil for a page that shows no content or an unknown slug.
+func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, error) {
+	kind, slug := kindOf(path)
+	pc := &PageContent{}
+	var err error
+	switch kind {
+	case notContent:
+		return nil, nil
+	case blogList:
+		pc.Articles, err = s.Articles(ctx, TypeBlog)
+		// The catalogue's single-article layouts show the newest article.
+		if p := strings.TrimSuffix(strings.TrimSuffix(path, ".data"), "/"); err == nil && (p == "/blog/post" || p == "/blog/post-2") && len(pc.Articles) > 0 {
+			if a, ok, err := s.Article(ctx, TypeBlog, pc.Articles[0].Slug); err != nil {
+				return nil, err
+			} else if ok {
+				a.Body = ""
+				pc.Article = &a
+			}
+		}
+	case helpIndex:
+		var cats []Category
+		if cats, err = s.Categories(ctx); err != nil {
+			return nil, err
+		}
+		if pc.Articles, err = s.Articles(ctx, TypeHelp); err != nil {
+			return nil, err
+		}
+		for _, c := range cats {
+			ci := CategoryIndex{Category: c, Articles: []Summary{}}
+			for _, a := range pc.Articles {
+				if a.Category == c.Slug {
+					ci.Articles = append(ci.Articles, a)
+				}
+			}
+			pc.Categories = append(pc.Categories, ci)
+		}
+	case blogArticle, helpArticle:
+		typ := TypeBlog
+		if kind == helpArticle {
+			typ = TypeHelp
+		}
+		a, ok, err := s.Article(ctx, typ, slug)
+		if err != nil || !ok {
+			return nil, err
+		}
+		a.Body = ""
+		pc.Article = &a
+		if kind == helpArticle {
+			if c, ok, err := s.category(ctx, a.Category); err != nil {
+				return nil, err
+			} else if ok {
+				pc.Category = &c
+			}
+		}
+	case helpCategory:
+		c, ok, err := s.category(ctx, slug)
+		if err != nil || !ok {
+			return nil, err
+		}
+		pc.Category = &c
+		all, err := s.Articles(ctx, TypeHelp)
+		if err != nil {
+			return nil, err
+		}
+		pc.Articles = []Summary{}
+		for _, a := range all {
+			if a.Category == slug {
+				pc.Articles = append(pc.Articles, a)
+			}
+		}
+	case policyPage:
+		rows, err := s.published(ctx, TypePolicy, slug, true)
+		if err != nil || len(rows) == 0 {
+			return nil, err
+		}
+		f := fieldsOf(rows[0].Fields)
+		pc.Policy = &Policy{Slug: slug, Title: f["title"], Description: f["description"], Date: f["date"], HTML: rows[0].HTML}
+	}
+	return pc, err
+}
+
+// PreviewContent is the page content of an item's latest revision, as it
+// will look when published, for a preview link.
+func (s *Store) PreviewContent(ctx context.Context, it Item, expires time.Time) (*PageContent, string, error) {
+	r := it.Revision
+	pc := &PageContent{Preview: &PreviewInfo{ExpiresAt: expires}}
+	path := PagePath(it.Type, r.Slug)
+	switch it.Type {
+	case TypeBlog, TypeHelp:
+		a := Article{Summary: summaryOf(r.Slug, r.Fields), HTML: r.HTML}
+		if it.Type == TypeHelp {
+			if c, ok, err := s.category(ctx, a.Category); err != nil {
+				return nil, "", err
+			} else if ok {
+				a.CategoryTitle = c.Title
+				pc.Category = &c
+			}
+		}
+		pc.Article = &a
+	case TypePolicy:
+		pc.Policy = &Policy{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"], Date: r.Fields["date"], HTML: r.HTML}
+	case TypeHelpCategory:
+		c := Category{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"]}
+		pc.Category = &c
+		all, err := s.Articles(ctx, TypeHelp)
+		if err != nil {
+			return nil, "", err
+		}
+		pc.Articles = []Summary{}
+		for _, a := range all {
+			if a.Category == it.Slug {
+				pc.Articles = append(pc.Articles, a)
+			}
+		}
+	default:
+		return nil, "", nil // links and redirects have no page to preview
+	}
+	return pc, path, nil
+}
+
+// Encode is the header's value: base64url JSON, lists cut until it fits
+// MaxContentHeaderBytes (More says so).
+func (pc *PageContent) Encode() (string, error) {
+	for {
+		b, err := json.Marshal(pc)
+		if err != nil {
+			return "", err
+		}
+		v := base64.RawURLEncoding.EncodeToString(b)
+		if len(v) <= MaxContentHeaderBytes {
+			return v, nil
+		}
+		switch {
+		case len(pc.Articles) > 1:
+			pc.Articles = pc.Articles[:len(pc.Articles)/2]
+			pc.More = true
+		case len(pc.Categories) > 0 && pc.cutCategories():
+			pc.More = true
+		default:
+			return "", errTooLarge
+		}
+	}
+}
+
+func (pc *PageContent) cutCategories() bool {
+	cut := false
+	for i := range pc.Categories {
+		if n := len(pc.Categories[i].Articles); n > 1 {
+			pc.Categories[i].Articles = pc.Categories[i].Articles[:n/2]
+			cut = true
+		}
+	}
+	return cut
+}
+
+type tooLarge struct{}
+
+func (tooLarge) Error() string { return "content: a page's content is too large for its header" }
+
+var errTooLarge error = tooLarge{}
+
+// PageData attaches a content page's content to the page request it
+// passes to next (the renderer, behind the page cache): the published
+// items, read from the database at render time. A page of an unknown slug
+// goes without (the renderer draws its not-found page). When the database
+// cannot be read it answers 503 rather than a page without its content
+// (the page cache keeps serving what it has).
+func (s *Store) PageData(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		delete(r.Header, ContentHeader)
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		pc, err := s.PageContentFor(r.Context(), r.URL.Path)
+		if err == nil && pc != nil {
+			var v string
+			if v, err = pc.Encode(); err == nil {
+				r.Header.Set(ContentHeader, v)
+			}
+		}
+		if err != nil {
+			s.log.ErrorContext(r.Context(), "content: page data", "path", r.URL.Path, "err", err)
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "This page cannot be shown right now. Please try again in a moment.", http.StatusServiceUnavailable)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Gone answers the page of an unpublished item 410 Gone: the request goes
+// on as an unknown page's (the site's not-found page), its status turned
+// into 410.
+func (s *Store) Gone(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := strings.TrimSuffix(r.URL.Path, ".data")
+		if !s.IsGone(path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(&goneWriter{ResponseWriter: w}, r)
+	})
+}
+
+type goneWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (g *goneWriter) WriteHeader(code int) {
+	if !g.wrote && code == http.StatusNotFound {
+		code = http.StatusGone
+	}
+	g.wrote = true
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *goneWriter) Write(b []byte) (int, error) {
+	if !g.wrote {
+		g.WriteHeader(http.StatusOK)
+	}
+	return g.ResponseWriter.Write(b)
+}
+
+func (g *goneWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+
+// PreviewPages answers preview links (PreviewPrefix + token) with the item's
+// latest revision rendered by render (the page proxy, without the page
+// cache: a preview is never stored) at its page's address, never counted,
+// noindex and no-store; any other request goes to next. An unknown,
+// expired or revoked link is the site's not-found page (404).
+func (s *Store) PreviewPages(next, render http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := strings.CutPrefix(r.URL.Path, PreviewPrefix)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Robots-Tag", "noindex, nofollow")
+		h.Set("Referrer-Policy", "no-referrer") // the token stays out of other sites' logs
+		r2 := r.Clone(r.Context())
+		delete(r2.Header, ContentHeader)
+		it, exp, err := s.OpenPreview(r.Context(), token)
+		var pc *PageContent
+		path := "/preview-not-found"
+		if err == nil {
+			pc, path, err = s.PreviewContent(r.Context(), it, exp)
+		}
+		switch {
+		case err != nil && !IsNotFound(err):
+			s.log.ErrorContext(r.Context(), "content: preview", "err", err)
+			http.Error(w, "This preview cannot be shown right now. Please try again in a moment.", http.StatusServiceUnavailable)
+			return
+		case pc != nil:
+			v, err := pc.Encode()
+			if err != nil {
+				http.Error(w, "This preview is too large to show.", http.StatusInternalServerError)
+				return
+			}
+			r2.Header.Set(ContentHeader, v)
+		default:
+			path = "/preview-not-found"
+		}
+		r2.URL.Path, r2.URL.RawPath, r2.URL.RawQuery = path, "", ""
+		r2.RequestURI = path
+		render.ServeHTTP(w, r2)
+	})
+}
