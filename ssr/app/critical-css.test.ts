@@ -13,14 +13,21 @@ import { brotliCompressSync } from "node:zlib";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
 import { budget, firstSlug } from "../scripts/first-load.mjs";
+import { encodePageContent } from "./lib/content.server";
+import { fixtureContent, fixturePaths } from "./lib/content-fixture";
+import { CONTENT_HEADER } from "./lib/http-names";
 
 const serverBuild = path.join(import.meta.dirname, "..", "build", "server", "index.js");
 const missing = !existsSync(serverBuild) && process.env.CI !== "true";
 const br = (text: string) => brotliCompressSync(text).length;
 const build = missing ? null : ((await import(/* @vite-ignore */ serverBuild)) as ServerBuild);
-// The document the page cache stores for path.
-const render = async (path: string) =>
-  (await (await createRequestHandler(build!, "production")(new Request("http://127.0.0.1" + path, { headers: { "x-render-mode": "complete", "user-agent": "Mozilla/5.0" } }))).text());
+// The document the page cache stores for path, with the content the edge
+// attaches to a content page's request (its articles live in the edge's store).
+const render = async (path: string) => {
+  const headers: Record<string, string> = { "x-render-mode": "complete", "user-agent": "Mozilla/5.0" };
+  if (fixturePaths().includes(path)) headers[CONTENT_HEADER] = encodePageContent(fixtureContent(path));
+  return (await (await createRequestHandler(build!, "production")(new Request("http://127.0.0.1" + path, { headers }))).text());
+};
 
 describe.skipIf(missing)("the document of / (perf-budget.json document.home)", async () => {
   const limits = budget.document.home as { headBrotliBytes: number; firstFlightBrotliBytes: number };
