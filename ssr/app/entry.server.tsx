@@ -16,7 +16,7 @@ import { publicUrl, seoHead } from "./lib/seo.server";
 // ssr/server.js takes its logger, request middleware and metrics listener from here.
 export { log, serveMetrics, withRequest } from "./lib/renderer-server.server";
 // scripts/og-images.mjs draws a preview image for each of these pages after the build.
-export { seoPages, imageAlt, showsSection } from "./lib/seo.server";
+export { seoPages, imageAlt, showsSection, articleImageKey } from "./lib/seo.server";
 
 /** Errors React Router catches in loaders, actions and rendering, as structured log lines (not for aborted requests). */
 export function handleError(error: unknown, { request }: { request: Request }) {

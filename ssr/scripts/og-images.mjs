@@ -21,7 +21,7 @@
 //   node scripts/og-images.mjs [build]     every page's image, after the build
 //   node scripts/og-images.mjs --generic   public/og-image.jpg
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -104,7 +104,7 @@ if (generic) {
 }
 
 const server = await import(pathToFileURL(path.join(buildDir, "server", "index.js")).href);
-const { seoPages, showsSection } = server.entry.module;
+const { seoPages, showsSection, articleImageKey } = server.entry.module;
 
 /** "/" → "home", "/blog/article/x" → "blog-article-x". */
 const fileStem = (p) => (p === "/" ? "home" : p.slice(1).replace(/[^a-z0-9]+/gi, "-").toLowerCase());
@@ -119,6 +119,41 @@ for (const page of seoPages()) {
   const name = `${fileStem(page.path)}-${createHash("sha256").update(jpeg).digest("hex").slice(0, 10)}.jpg`;
   writeFileSync(path.join(outDir, name), jpeg);
   manifest[page.path] = `/assets/og/${name}`;
+  bytes += jpeg.length;
+}
+// The articles live in the edge's content store, not in the build: the
+// build draws the repository's own articles and help topics (the store's first revisions), keyed by
+// their path and the words the card shows, and the renderer uses one only
+// while the live article still says those words (lib/seo.server.tsx
+// imageOf); an article staff retitled shows the site's generic card.
+const contentDir = path.join(import.meta.dirname, "..", "..", "shared", "content");
+const frontMatter = (text) => {
+  const head = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? "";
+  const field = (name) => {
+    const raw = new RegExp(`^${name}:\\s*(.*)$`, "m").exec(head)?.[1]?.trim() ?? "";
+    return /^".*"$/.test(raw) ? JSON.parse(raw) : raw;
+  };
+  return { slug: field("slug"), title: field("title"), description: field("description") };
+};
+for (const [folder, prefix, section] of [["blog", "/blog/article/", "Blog"], ["help", "/help/category/article/", "Help centre"]]) {
+  for (const file of readdirSync(path.join(contentDir, folder)).filter((f) => f.endsWith(".md"))) {
+    const a = frontMatter(readFileSync(path.join(contentDir, folder, file), "utf8"));
+    if (!a.slug || !a.title) continue;
+    const page = { path: prefix + a.slug, title: a.title, description: a.description, section };
+    const jpeg = await draw(page);
+    const name = `${fileStem(page.path)}-${createHash("sha256").update(jpeg).digest("hex").slice(0, 10)}.jpg`;
+    writeFileSync(path.join(outDir, name), jpeg);
+    manifest[articleImageKey(page)] = `/assets/og/${name}`;
+    bytes += jpeg.length;
+  }
+}
+const categories = JSON.parse(readFileSync(path.join(contentDir, "help", "categories.json"), "utf8")).categories;
+for (const c of categories) {
+  const page = { path: `/help/category/${c.slug}`, title: c.title, description: c.description, section: "Help centre" };
+  const jpeg = await draw(page);
+  const name = `${fileStem(page.path)}-${createHash("sha256").update(jpeg).digest("hex").slice(0, 10)}.jpg`;
+  writeFileSync(path.join(outDir, name), jpeg);
+  manifest[articleImageKey(page)] = `/assets/og/${name}`;
   bytes += jpeg.length;
 }
 writeFileSync(path.join(buildDir, "server", "og-images.json"), JSON.stringify(manifest, null, 1) + "\n");

@@ -143,14 +143,22 @@ export function seoPage(pathname: string, content?: PageContent): SeoPage | unde
 // build/server/og-images.json beside the server build: path → /assets/og/…-<hash>.jpg).
 // Without it (vitest, dev), the site's generic card.
 let images: Record<string, string> | undefined;
-function imageOf(pagePath: string): { src: string; width: number; height: number } {
+/**
+ * The key of an article's drawn preview in og-images.json: its path and the
+ * words its card shows, so a retitled article never shows its old words.
+ */
+export const articleImageKey = (page: Pick<SeoPage, "path" | "title" | "description" | "section">) =>
+  `${page.path}|${page.section}|${page.title}|${page.description}`;
+
+function imageOf(page: Pick<SeoPage, "path" | "title" | "description" | "section">): { src: string; width: number; height: number } {
+  const pagePath = page.path;
   if (!images) {
     // This module is bundled into build/server/index.js or one of its chunks in build/server/assets/.
     const here = path.dirname(fileURLToPath(import.meta.url));
     const file = [path.join(here, "og-images.json"), path.join(here, "..", "og-images.json")].find((f) => existsSync(f));
     images = file ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {};
   }
-  const src = images[pagePath];
+  const src = images[pagePath] ?? images[articleImageKey(page)];
   return src ? { src, ...OG_IMAGE_SIZE } : SOCIAL_IMAGE;
 }
 
@@ -189,7 +197,7 @@ const borrowedElsewhere = new Set(
 /** The page's JSON-LD objects. */
 export function structuredData(page: SeoPage, publicUrl: string): JsonLd[] {
   const url = publicUrl + page.path;
-  const image = publicUrl + imageOf(page.path).src;
+  const image = publicUrl + imageOf(page).src;
   const out: JsonLd[] = [];
   if (page.routeId === "home") {
     out.push(
@@ -296,7 +304,7 @@ export function seoHead(pathname: string, publicUrl: string, content?: PageConte
 
 /** seoHead's parts for one of seoPages(). */
 export function pageSeo(page: SeoPage, publicUrl: string): { head: ReactElement; body: ReactElement } {
-  const image = imageOf(page.path);
+  const image = imageOf(page);
   const drawn = image.src !== SOCIAL_IMAGE.src;
   const feeds = page.path === "/blog" || page.routeId === "blog-article";
   const head = (
