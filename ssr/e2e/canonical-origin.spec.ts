@@ -102,7 +102,7 @@ async function journey(page: Page, js: boolean, slug: string, storeTitle: string
   await expect(page).toHaveURL(new RegExp(`^${PUBLIC}/test-payment\\?session=tm_`), SLOW);
   await page.getByRole("button", { name: /^Pay ₹/ }).click();
   await expect(page).toHaveURL(new RegExp(`^${PUBLIC}/landing-page\\?order=`), SLOW);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(fill(journeyCopy.home.heading, { store: storeTitle }));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(fill(journeyCopy.home.headingFirst, { store: storeTitle }));
   // What was paid, the plan, the receipt number and the next step.
   const paid = page.locator("[data-paid-order]");
   await expect(paid).toContainText(journeyCopy.home.paidHeading);
