@@ -55,8 +55,12 @@ async function visit(page: Page, path: string) {
   await settle(page);
   expect(await violations(page)).toEqual([]);
   expectNoHydrationProblems(errors);
-  // Every page of the site carries its JSON-LD (lib/seo.server.tsx) under the same policy: data, not script.
-  if (response?.status() === 200 && !path.startsWith("/blocks")) await expect(page.locator('script[type="application/ld+json"]')).toHaveCount(1);
+  // Every indexable page of the site carries its JSON-LD (lib/seo.server.tsx) under the same policy: data, not
+  // script. A noindex page (the sign-in pages, kept out of search and the sitemap) carries none.
+  if (response?.status() === 200 && !path.startsWith("/blocks")) {
+    const noindex = (await page.locator('meta[name="robots"][content*="noindex"]').count()) > 0;
+    await expect(page.locator('script[type="application/ld+json"]')).toHaveCount(noindex ? 0 : 1);
+  }
   return { response: response!, csp: csp ?? "" };
 }
 
