@@ -7,11 +7,15 @@ const unescape = (html: string) =>
 // Pages that need a signed-in merchant or a payment in progress, and what they answer opened bare:
 // choosing a plan sends an anonymous visitor to create a store; the test-mode payment page without
 // its ?session= is a payment that does not exist; the reset page without a valid link says so on
-// the page that sends a new one, before any form.
+// the page that sends a new one, before any form; the studio hides behind the 404 page.
 const bare: Record<string, { status: number; location?: string }> = {
   "choose-plan": { status: 302, location: "/register" },
   "reset-password": { status: 303, location: "/forgot-password?error=resetInvalid" },
   "test-payment": { status: 404 },
+  // The studio is the site's 404 to anyone without a studio session (staff are signed in with a second factor).
+  studio: { status: 404 },
+  "studio-new": { status: 404 },
+  "studio-item": { status: 404 },
 };
 
 test("every route of the table answers 200 with its title, layout and server-rendered heading", async ({ request }) => {
@@ -29,8 +33,9 @@ test("every route of the table answers 200 with its title, layout and server-ren
     expect(response.status(), path).toBe(200);
     const html = await response.text();
     const title = unescape(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "");
-    // Articles and help topics are titled by their content; every other page by its table entry.
-    if (entry.path.includes(":")) expect(title, path).toMatch(/ — Omnibus/);
+    // Articles and help topics are titled by their content, with the site's name after it where the
+    // whole fits search results' 60 characters (lib/meta.ts fitTitle); every other page by its table entry.
+    if (entry.path.includes(":")) expect(/ — Omnibus/.test(title) || `${title} — Omnibus Help`.length > 60, `${path}: ${title}`).toBe(true);
     else expect(title, path).toBe(entry.title);
     const heading = /<h1(?:\s[^>]*)?>([\s\S]*?)<\/h1>/.exec(html)?.[1].replace(/<[^>]+>/g, "").trim();
     expect(heading, `${path} has a server-rendered <h1>`).toBeTruthy();
