@@ -222,6 +222,9 @@ http {
   upstream edges {
     @SERVERS@
     keepalive 32;
+    # Below the edge's IdleGrace (2 s): at a shutdown nginx closes its idle
+    # connections itself, so none is closed under a request it is sending.
+    keepalive_timeout 1s;
   }
   server {
     listen 127.0.0.1:@PORT@;

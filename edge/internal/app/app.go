@@ -192,9 +192,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// (and a changed file as a new revision), the set of content pages
 	// loaded, and the scheduler that publishes what is due (one edge at a
 	// time, by a lease in the database).
-	if err := a.startContent(); err != nil {
-		return nil, err
-	}
+	a.startContent()
 	// The security headers of every answer, and the CSP of stored pages.
 	secure, err := security.New(security.Options{
 		PublicURL: cfg.PublicURL, GoogleClientID: cfg.GoogleClientID, GoogleIssuerURL: cfg.GoogleIssuerURL,
@@ -214,9 +212,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// kept in line with the store by this edge's changes (searchChanged)
 	// and another edge's, heard as its page purge (startCache's OnPurge).
 	a.SearchIndex = search.NewIndex(syn)
-	if err := search.Seed(context.Background(), a.SearchIndex, a.Content); err != nil {
-		return nil, err
-	}
+	a.loadContent()
 	a.Content.Subscribe(a.searchChanged)
 	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
 		if a.Analytics != nil {
@@ -563,19 +559,52 @@ func (a *App) startCache(policies cache.Policies, secure *security.Policy, now f
 
 // startContent opens the content store: seeds it from the repository,
 // loads its pages, and runs its scheduler until Close.
-func (a *App) startContent() error {
+func (a *App) startContent() {
 	a.Content = content.New(a.DB, content.Options{Logger: a.Log})
-	if err := a.Content.Seed(context.Background()); err != nil {
-		return err
-	}
-	if err := a.Content.Refresh(context.Background()); err != nil {
-		return err
-	}
 	schedCtx, stopScheduler := context.WithCancel(context.Background())
 	schedDone := make(chan struct{})
 	go func() { defer close(schedDone); a.Content.RunScheduler(schedCtx, "") }()
 	a.closers = append(a.closers, func() { stopScheduler(); <-schedDone })
-	return nil
+}
+
+// loadContent imports the repository's files, loads the set of content
+// pages and seeds site search from them. An edge that starts while the
+// database is cut (a blip in a rollout) starts all the same, serving what
+// its cache and the other parts can, and loads the content in the
+// background as soon as the database answers again, as the assets'
+// publishing does (decision 0024).
+func (a *App) loadContent() {
+	load := func(ctx context.Context) error {
+		if err := a.Content.Seed(ctx); err != nil {
+			return err
+		}
+		if err := a.Content.Refresh(ctx); err != nil {
+			return err
+		}
+		return search.Seed(ctx, a.SearchIndex, a.Content)
+	}
+	err := load(context.Background())
+	if err == nil {
+		return
+	}
+	a.Log.Warn("content: the store could not be read at start; retrying in the background", "err", err)
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	a.closers = append(a.closers, func() { stop(); <-done })
+	go func() {
+		defer close(done)
+		for wait := 200 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			if err := load(ctx); err == nil {
+				a.Log.Info("content: loaded after the database came back")
+				return
+			}
+		}
+	}()
 }
 
 // startAssets serves the client build under dir (default SSR_DIR/build/client).

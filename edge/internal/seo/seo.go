@@ -28,6 +28,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -145,8 +146,12 @@ func Register(e interface {
 }, publicURL string, src Source) error {
 	origin := strings.TrimRight(publicURL, "/")
 	st := &site{origin: origin, src: src}
+	// Built once now, so a start shows a sitemap or feed that cannot be
+	// built; a database that does not answer yet (an edge started during a
+	// blip) only delays them: each request builds them again until it can,
+	// answering 503 meanwhile.
 	if _, err := st.current(context.Background()); err != nil {
-		return err
+		slog.Warn("seo: the sitemap and feeds could not be built at start; they will be on a request", "err", err)
 	}
 	robots := []byte("User-agent: *\nDisallow: /api/\nDisallow: /staff\nDisallow: /preview/\n\nSitemap: " + origin + "/sitemap.xml\n")
 

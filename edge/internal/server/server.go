@@ -94,7 +94,15 @@ type Options struct {
 	// this one replaces, or handed to the next): stopping then only closes
 	// this process's descriptor and leaves the queue to the other.
 	SharedSocket bool
+	// IdleGrace is how long Shutdown leaves idle keep-alive connections to
+	// their clients to close before closing them itself (default
+	// DefaultIdleGrace; negative: none).
+	IdleGrace time.Duration
 }
+
+// DefaultIdleGrace: a balancer's upstream keep-alive timeout of 1 s (the
+// shipped nginx and HAProxy examples) closes its idle connections within it.
+const DefaultIdleGrace = 2 * time.Second
 
 // Server is the edge's HTTP server.
 type Server struct {
@@ -106,17 +114,18 @@ type Server struct {
 	// API is the /api/v1 group: feature packages call Register(srv.API).
 	API *echo.Group
 
-	echo    *echo.Echo
-	pages   http.Handler
-	assets  *assets.Handler
-	checks  map[string]Check
-	reports map[string]func() error
-	log     *slog.Logger
-	http    *http.Server
-	limits  Limits
-	exempt  func(netip.Addr) bool // peers not capped per client (exemptPeer)
-	ln      atomic.Pointer[listener]
-	shared  atomic.Bool
+	echo      *echo.Echo
+	pages     http.Handler
+	assets    *assets.Handler
+	checks    map[string]Check
+	reports   map[string]func() error
+	log       *slog.Logger
+	http      *http.Server
+	limits    Limits
+	exempt    func(netip.Addr) bool // peers not capped per client (exemptPeer)
+	ln        atomic.Pointer[listener]
+	shared    atomic.Bool
+	idleGrace time.Duration
 
 	// draining is set by Drain: /readyz answers 503 and every answer closes
 	// its connection. inflight counts the requests being answered.
@@ -157,6 +166,10 @@ func New(opts Options) *Server {
 
 	s := &Server{Routes: e, echo: e, assets: opts.Assets, checks: opts.Checks, reports: opts.Reports, log: opts.Logger, limits: opts.Limits.withDefaults()}
 	s.shared.Store(opts.SharedSocket)
+	s.idleGrace = opts.IdleGrace
+	if s.idleGrace == 0 {
+		s.idleGrace = DefaultIdleGrace
+	}
 	s.http = &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -411,6 +424,19 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	l.stopping.Store(true)
 	l.Close()
+	// The client's turn first: an idle keep-alive connection closed by this
+	// side can meet a request the client sent at that moment (with retries
+	// off, a balancer's 502), however carefully the close is timed. For
+	// IdleGrace every answer says Connection: close and the clients close
+	// their idle connections themselves (a balancer's upstream keep-alive
+	// timeout below IdleGrace: docs/decisions/0056); only then does this
+	// side close what is left.
+	s.draining.Store(true)
+	if grace := s.idleGrace; grace > 0 {
+		gctx, cancel := context.WithTimeout(ctx, grace)
+		_ = l.wait(gctx)
+		cancel()
+	}
 	s.http.SetKeepAlivesEnabled(false) // closes idle connections (safely: conn.Close)
 	err := l.wait(ctx)
 	if err == nil {
