@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"omnibus/edge/internal/security"
 	"strings"
 	"time"
 
@@ -337,6 +338,10 @@ func (s *Store) PreviewPages(next, render http.Handler) http.Handler {
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Robots-Tag", "noindex, nofollow")
 		h.Set("Referrer-Policy", "no-referrer") // the token stays out of other sites' logs
+		// The answer's nonce is drawn before the copy, so the renderer's copy
+		// carries the one the answer's CSP names (else the page's inline
+		// styles and scripts are refused and the preview shows unstyled).
+		security.Nonce(r)
 		r2 := r.Clone(r.Context())
 		delete(r2.Header, ContentHeader)
 		it, exp, err := s.OpenPreview(r.Context(), token)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"omnibus/edge/internal/security"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -57,7 +59,9 @@ func contentRenderer(t *testing.T) string {
 		for _, a := range pc.Articles {
 			list = append(list, a.Title)
 		}
-		fmt.Fprintf(w, "<!DOCTYPE html><html><title>%s</title>%s<h1>%s</h1>%s<ul><li>%s</ul></html>", title, banner, title, html, strings.Join(list, "<li>"))
+		// The renderer writes the nonce it was given on its inline styles and scripts.
+		nonce := r.Header.Get(security.NonceHeader)
+		fmt.Fprintf(w, "<!DOCTYPE html><html><title>%s</title><style nonce=\"%s\"></style>%s<h1>%s</h1>%s<ul><li>%s</ul></html>", title, nonce, banner, title, html, strings.Join(list, "<li>"))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
@@ -170,6 +174,10 @@ func TestPublishingThroughTheEdge(t *testing.T) {
 			}
 			if strings.Contains(body, "<script>") {
 				t.Fatalf("the draft's script reached the page: %s", body)
+			}
+			// The page's own inline styles are allowed: the answer's CSP names the nonce the renderer wrote.
+			if m := regexp.MustCompile(`<style nonce="([^"]+)">`).FindStringSubmatch(body); m == nil || !strings.Contains(res.Header.Get("Content-Security-Policy"), "'nonce-"+m[1]+"'") {
+				t.Fatalf("the preview's CSP %q does not allow the nonce its page was rendered with (%v): it would show unstyled", res.Header.Get("Content-Security-Policy"), m)
 			}
 			if res.Header.Get("Cache-Control") != "no-store" || !strings.Contains(res.Header.Get("X-Robots-Tag"), "noindex") || res.Header.Get("X-Cache") == "HIT" {
 				t.Fatalf("the preview's headers: %v", res.Header)

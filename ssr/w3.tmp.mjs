@@ -1,0 +1,12 @@
+import { chromium } from "@playwright/test";
+const B = "http://localhost:8080";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const page = await browser.newPage();
+const url = process.argv[2];
+const msgs = []; page.on("console", (m) => msgs.push(m.type() + ": " + m.text().slice(0, 200)));
+const r = await page.goto(B + url);
+console.log(r.status(), "csp:", (r.headers()["content-security-policy"] || "").slice(0, 200));
+const html = await r.text();
+console.log("style tags:", (html.match(/<style[^>]*>/g) || []).slice(0, 3));
+console.log(msgs.slice(0, 5));
+await browser.close();
