@@ -9,7 +9,6 @@ package main
 // one edge returns only once the other two serve the new copy.
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,7 +18,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -118,89 +116,26 @@ func TestRollingReplacementBehindTheComposeBalancer(t *testing.T) {
 	})
 	poll.Until(t, 10*time.Second, func() bool { return ready(public) }, "haproxy never answered")
 
-	counts := &tally{ok: map[string]int{}}
-	client := &http.Client{Timeout: 15 * time.Second, CheckRedirect: noRedirect, Transport: &http.Transport{DisableKeepAlives: true}}
-	loadCtx, stopLoad := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	paths := []string{"/", "/features", "/career", "/blog"}
-	for w := range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; loadCtx.Err() == nil; i++ {
-				p := paths[(i+w)%len(paths)]
-				r := getPage(client, public+p)
-				switch {
-				case r.err != "":
-					counts.add("GET", p+": "+r.err)
-				case r.status >= 400:
-					counts.add("GET", fmt.Sprintf("%s: %d", p, r.status))
-				default:
-					counts.add("GET", "")
-				}
+	rollUnderLoad(t, public, "rolling replacement behind haproxy", 8, func() {
+		for i, e := range edges {
+			if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
 			}
-		}()
-	}
-	var posted atomic.Int64
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for loadCtx.Err() == nil {
-			n := posted.Add(1)
-			req, _ := http.NewRequest(http.MethodPost, public+"/api/v1/news-letter/subscribe",
-				strings.NewReader(fmt.Sprintf(`{"emailaddress":"replaced%d@example.com"}`, n)))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Origin", public)
-			req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.8.%d.%d", n/250%250, n%250+1))
-			res, err := client.Do(req)
-			if err != nil {
-				counts.add("POST", err.Error())
-				continue
+			select {
+			case <-e.done:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("edge %d still running 30 s after SIGTERM", i)
 			}
-			io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			if res.StatusCode >= 300 {
-				counts.add("POST", strconv.Itoa(res.StatusCode))
-				continue
+			if code := e.cmd.ProcessState.ExitCode(); code != 0 {
+				t.Errorf("edge %d exited %d after SIGTERM, want 0", i, code)
 			}
-			counts.add("POST", "")
+			// Its replacement, at the same address (a new container of the
+			// same name).
+			next := site.startEdgeOn(3+i, e.port, edgetest.FreePort(t))
+			waitReady(t, next)
+			replacements = append(replacements, next)
 		}
-	}()
-
-	began := time.Now()
-	poll.Until(t, 10*time.Second, func() bool { counts.mu.Lock(); defer counts.mu.Unlock(); return counts.ok["GET"] > 30 }, "no load reached the edges")
-	for i, e := range edges {
-		if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case <-e.done:
-		case <-time.After(30 * time.Second):
-			t.Fatalf("edge %d still running 30 s after SIGTERM", i)
-		}
-		if code := e.cmd.ProcessState.ExitCode(); code != 0 {
-			t.Errorf("edge %d exited %d after SIGTERM, want 0", i, code)
-		}
-		// Its replacement, at the same address (a new container of the
-		// same name).
-		next := site.startEdgeOn(3+i, e.port, edgetest.FreePort(t))
-		waitReady(t, next)
-		replacements = append(replacements, next)
-	}
-	took := time.Since(began)
-	stopLoad()
-	wg.Wait()
-	counts.mu.Lock()
-	defer counts.mu.Unlock()
-	t.Logf("rolling replacement behind haproxy in %s: %v", took.Round(time.Millisecond), counts.ok)
-	if len(counts.errors) > 0 {
-		t.Errorf("%d answers other than 2xx/3xx during the roll, want 0: %s", len(counts.errors), strings.Join(counts.errors, "; "))
-	}
-	for _, kind := range []string{"GET", "POST"} {
-		if counts.ok[kind] < 20 {
-			t.Errorf("only %d %s answered: the load did not run", counts.ok[kind], kind)
-		}
-	}
+	})
 
 	t.Run("a purge on one edge returns once the other two serve the new copy", func(t *testing.T) {
 		host := strings.TrimPrefix(public, "http://")

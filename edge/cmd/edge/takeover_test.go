@@ -10,17 +10,13 @@ package main
 // on a kept-alive connection the edge closed, was a 502.
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -94,89 +90,26 @@ func TestRollingRestartBySocketTakeoverBehindPlainNginx(t *testing.T) {
 	site.setUpstream(servers)
 	poll.Until(t, 10*time.Second, func() bool { return ready(public) }, "nginx never answered")
 
-	counts := &tally{ok: map[string]int{}}
-	client := &http.Client{Timeout: 15 * time.Second, CheckRedirect: noRedirect, Transport: &http.Transport{DisableKeepAlives: true}}
-	loadCtx, stopLoad := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	paths := []string{"/", "/features", "/career", "/blog"}
-	for w := range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; loadCtx.Err() == nil; i++ {
-				p := paths[(i+w)%len(paths)]
-				r := getPage(client, public+p)
-				switch {
-				case r.err != "":
-					counts.add("GET", p+": "+r.err)
-				case r.status >= 400:
-					counts.add("GET", fmt.Sprintf("%s: %d", p, r.status))
-				default:
-					counts.add("GET", "")
-				}
+	rollUnderLoad(t, public, "rolling restart by socket takeover", 9, func() {
+		for i, e := range edges {
+			if err := e.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+				t.Fatal(err)
 			}
-		}()
-	}
-	var posted atomic.Int64
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for loadCtx.Err() == nil {
-			n := posted.Add(1)
-			req, _ := http.NewRequest(http.MethodPost, public+"/api/v1/news-letter/subscribe",
-				strings.NewReader(fmt.Sprintf(`{"emailaddress":"takeover%d@example.com"}`, n)))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Origin", public)
-			req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.9.%d.%d", n/250%250, n%250+1))
-			res, err := client.Do(req)
-			if err != nil {
-				counts.add("POST", err.Error())
-				continue
+			select {
+			case <-e.done:
+			case <-time.After(90 * time.Second):
+				t.Fatalf("edge %d still running 90 s after SIGHUP: no successor took over", i)
 			}
-			io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			if res.StatusCode >= 300 {
-				counts.add("POST", strconv.Itoa(res.StatusCode))
-				continue
+			if code := e.cmd.ProcessState.ExitCode(); code != 0 {
+				t.Errorf("edge %d exited %d after handing over, want 0", i, code)
 			}
-			counts.add("POST", "")
+			b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("edge%d.pid", i)))
+			if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid == 0 || pid == e.cmd.Process.Pid {
+				t.Fatalf("edge %d: PID file %q does not name a successor", i, b)
+			}
+			if !ready(e.url()) {
+				t.Fatalf("edge %d's successor does not answer /readyz 200 on the same port", i)
+			}
 		}
-	}()
-
-	began := time.Now()
-	poll.Until(t, 10*time.Second, func() bool { counts.mu.Lock(); defer counts.mu.Unlock(); return counts.ok["GET"] > 30 }, "no load reached the edges")
-	for i, e := range edges {
-		if err := e.cmd.Process.Signal(syscall.SIGHUP); err != nil {
-			t.Fatal(err)
-		}
-		select {
-		case <-e.done:
-		case <-time.After(90 * time.Second):
-			t.Fatalf("edge %d still running 90 s after SIGHUP: no successor took over", i)
-		}
-		if code := e.cmd.ProcessState.ExitCode(); code != 0 {
-			t.Errorf("edge %d exited %d after handing over, want 0", i, code)
-		}
-		b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("edge%d.pid", i)))
-		if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid == 0 || pid == e.cmd.Process.Pid {
-			t.Fatalf("edge %d: PID file %q does not name a successor", i, b)
-		}
-		if !ready(e.url()) {
-			t.Fatalf("edge %d's successor does not answer /readyz 200 on the same port", i)
-		}
-	}
-	took := time.Since(began)
-	stopLoad()
-	wg.Wait()
-	counts.mu.Lock()
-	defer counts.mu.Unlock()
-	t.Logf("rolling restart by socket takeover in %s: %v", took.Round(time.Millisecond), counts.ok)
-	if len(counts.errors) > 0 {
-		t.Errorf("%d answers other than 2xx/3xx during the roll, want 0: %s", len(counts.errors), strings.Join(counts.errors, "; "))
-	}
-	for _, kind := range []string{"GET", "POST"} {
-		if counts.ok[kind] < 20 {
-			t.Errorf("only %d %s answered: the load did not run", counts.ok[kind], kind)
-		}
-	}
+	})
 }

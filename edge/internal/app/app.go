@@ -494,7 +494,11 @@ func (a *App) startRenderer(output io.Writer, freshPorts bool) error {
 			metricsPort = cfg.RendererMetricsPort
 		}
 		if freshPorts {
-			port = 0
+			// A port of its own, named: with 0 the supervisor's standby and
+			// the proxy would have no port to reach after a swap.
+			if port, err = freePort(); err != nil {
+				return err
+			}
 			if metricsPort != 0 {
 				if metricsPort, err = freePort(); err != nil {
 					return err
