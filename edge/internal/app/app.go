@@ -778,8 +778,11 @@ func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, 
 // contentChanged follows a committed change of the content store: the
 // content pages are reloaded here, and a change visitors see purges the
 // pages it alters on every edge (PostgreSQL's fan-out; they reload theirs
-// through OnPurge) and in the CDN, and the warmer renders them again, so
-// the first visitor gets a hit.
+// through OnPurge) and in the CDN, and each edge's warmer renders them
+// again. Once the site is warm the change's answer (a publish, say) waits
+// for every live edge to acknowledge it warmed, up to publishWait, so the
+// first visitor after it gets the new page as a hit on any edge. Before the
+// first warm-up (an edge starting, seeding) nobody waits.
 func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 	if err := a.Content.Refresh(context.WithoutCancel(ctx)); err != nil {
 		a.Log.Warn("content: reloading the content pages", "err", err)
@@ -795,14 +798,30 @@ func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 		// Every help article shows its category's title.
 		targets = append(targets, cache.Target{Prefix: "/help/category/"})
 	}
-	go func() {
-		for _, t := range targets {
-			if _, err := a.Cache.Purge(t); err != nil {
-				a.Log.Warn("content: purge after a change", "target", t.String(), "err", err)
-			}
+	if len(targets) == 0 {
+		return
+	}
+	purge := func(ctx context.Context) {
+		ack, err := a.Cache.PurgeTargets(ctx, targets...)
+		if err != nil {
+			a.Log.Warn("content: purge after a change", "slug", ch.Slug, "edges", len(ack.Edges), "err", err)
+			return
 		}
-	}()
+		a.Log.Info("content: change live on every edge", "slug", ch.Slug, "edges", len(ack.Edges), "ms", time.Since(ack.Sent).Milliseconds())
+	}
+	if a.Cache.WarmUps() == 0 {
+		go purge(context.Background())
+		return
+	}
+	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishWait)
+	defer cancel()
+	purge(wait)
 }
+
+// publishWait bounds how long a change's answer waits for the edges to
+// warm its pages: past it the change is live all the same (purged), and
+// the log names the edges that had not warmed.
+const publishWait = 3 * time.Second
 
 // searchChanged brings site search in line with a committed change of
 // the content store on this edge (search.Index.Apply). Only a change of

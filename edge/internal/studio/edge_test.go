@@ -18,6 +18,7 @@ import (
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/poll"
+	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/staff/stafftest"
 	"omnibus/edge/internal/storage"
@@ -31,6 +32,9 @@ import (
 func contentRenderer(t *testing.T) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == renderer.HealthPath { // the edge warms its cache once its renderer is up
+			return
+		}
 		var pc content.PageContent
 		if v := r.Header.Get(content.ContentHeader); v != "" {
 			b, err := base64.RawURLEncoding.DecodeString(v)
