@@ -67,17 +67,16 @@ type Tracker struct {
 	log        *slog.Logger
 	routes     routeIndex
 	bots       *bots
-	links      []Link
-	linkIdx    map[string]int
+	linkTable  atomic.Pointer[linkTable]
 	publicHost string
 
 	// Pending counts, swapped to zero by each flush.
 	views  []atomic.Uint64 // by route
 	crawls []atomic.Uint64 // by crawler*len(routes)+route
-	clicks []atomic.Uint64 // by link
 	direct atomic.Uint64   // landings without a Referer
 
 	mu        sync.Mutex // the maps below
+	clicks    map[[2]string]uint64 // by link name and target
 	campaigns map[campaign]uint64
 	referrers map[string]uint64
 	// pages are the pending views of pages of routes with parameters (an
@@ -125,7 +124,7 @@ func New(opts Options) (*Tracker, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	t := &Tracker{opts: opts, db: opts.DB, log: opts.Logger, linkIdx: map[string]int{},
+	t := &Tracker{opts: opts, db: opts.DB, log: opts.Logger, clicks: map[[2]string]uint64{},
 		campaigns: map[campaign]uint64{}, referrers: map[string]uint64{}, pages: map[pageKey]uint64{}, knownPages: map[pageKey]bool{},
 		knownCampaigns: map[campaign]bool{}, knownReferrers: map[string]bool{},
 		search: newSearchCounts(), knownQueries: map[string]bool{}}
@@ -134,19 +133,17 @@ func New(opts Options) (*Tracker, error) {
 	if t.bots, err = parseBots(opts.BotsJSON); err != nil {
 		return nil, err
 	}
-	if t.links, err = ParseLinks(opts.LinksJSON, t.routes); err != nil {
+	links, err := ParseLinks(opts.LinksJSON, t.routes)
+	if err != nil {
 		return nil, err
 	}
-	for i, l := range t.links {
-		t.linkIdx[l.Name] = i
-	}
+	t.linkTable.Store(newLinkTable(links))
 	if u, err := url.Parse(opts.PublicURL); err == nil {
 		t.publicHost = strings.ToLower(u.Hostname())
 	}
 	n := len(t.routes.patterns)
 	t.views = make([]atomic.Uint64, n)
 	t.crawls = make([]atomic.Uint64, n*t.bots.count())
-	t.clicks = make([]atomic.Uint64, len(t.links))
 	t.viewTotals = make([]uint64, n)
 	t.crawlTotals = make([]uint64, t.bots.count())
 	return t, nil
@@ -368,11 +365,12 @@ func (t *Tracker) addCampaignLocked(c campaign) {
 // its campaign. False for anything else (the page handler answers: an
 // unknown name is the 404 page).
 func (t *Tracker) shortLink(w http.ResponseWriter, r *http.Request) bool {
-	i, ok := t.linkIdx[r.URL.Path[len(LinkPrefix):]]
+	lt := t.linkTable.Load()
+	i, ok := lt.idx[r.URL.Path[len(LinkPrefix):]]
 	if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return false
 	}
-	l := &t.links[i]
+	l := &lt.links[i]
 	h := w.Header()
 	h.Set("Location", l.Target)
 	// Not kept by browsers or shared caches, so each click reaches the edge.
@@ -385,20 +383,23 @@ func (t *Tracker) shortLink(w http.ResponseWriter, r *http.Request) bool {
 	if ua := r.Header[uaKey]; len(ua) > 0 && t.bots.crawler(ua[0]) >= 0 {
 		return true // link previews (Slackbot, facebookexternalhit) are not clicks
 	}
-	t.clicks[i].Add(1)
+	landing := true
 	if ref := r.Header[refererKey]; len(ref) > 0 {
 		if _, raw := refererHost(ref[0]); raw != "" && (raw == hostOnly(r.Host) || raw == t.publicHost) {
-			return true // clicked on the site itself: a click, not a landing
+			landing = false // clicked on the site itself: a click, not a landing
 		}
 	}
 	t.mu.Lock()
-	t.addCampaignLocked(l.campaign)
+	t.clicks[[2]string{l.Name, l.Target}]++
+	if landing {
+		t.addCampaignLocked(l.campaign)
+	}
 	t.mu.Unlock()
 	return true
 }
 
-// Links are the short links, in the file's order.
-func (t *Tracker) Links() []Link { return t.links }
+// Links are the short links served now, in the file's (or the store's) order.
+func (t *Tracker) Links() []Link { return t.linkTable.Load().links }
 
 // statusWriter notes the status for a caller that is not echo's (tests).
 type statusWriter struct {

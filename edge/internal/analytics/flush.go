@@ -67,13 +67,12 @@ func (t *Tracker) Flush(ctx context.Context) error {
 		}
 	}
 	t.totMu.Unlock()
-	for i := range t.clicks {
-		if n := t.clicks[i].Swap(0); n > 0 {
-			rows = append(rows, Count{day, KindClick, t.links[i].Name, t.links[i].Target, int64(n)})
-		}
-	}
 	direct := t.direct.Swap(0)
 	t.mu.Lock()
+	for k, n := range t.clicks {
+		rows = append(rows, Count{day, KindClick, k[0], k[1], int64(n)})
+	}
+	clear(t.clicks)
 	campaigns, referrers, pages := t.campaigns, t.referrers, t.pages
 	t.campaigns, t.referrers, t.pages = map[campaign]uint64{}, map[string]uint64{}, map[pageKey]uint64{}
 	searchRows := t.searchRowsLocked(day)
@@ -260,9 +259,7 @@ func (t *Tracker) putBack(rows []Count) {
 				}
 			}
 		case KindClick:
-			if i, ok := t.linkIdx[r.Dim1]; ok {
-				t.clicks[i].Add(uint64(r.Count))
-			}
+			t.clicks[[2]string{r.Dim1, r.Dim2}] += uint64(r.Count)
 		case KindReferrer:
 			t.referrers[r.Dim1] += uint64(r.Count)
 		case KindCampaign:

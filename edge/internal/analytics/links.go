@@ -41,21 +41,70 @@ func ParseLinks(linksJSON []byte, ri routeIndex) ([]Link, error) {
 	seen := map[string]bool{}
 	for i := range f.Links {
 		l := &f.Links[i]
-		if !linkName.MatchString(l.Name) || seen[l.Name] {
+		if seen[l.Name] {
 			return nil, fmt.Errorf("analytics: campaign link %q: the name must be unique, lower-case letters, digits and -", l.Name)
 		}
 		seen[l.Name] = true
-		path, frag, hasFrag := strings.Cut(l.Target, "#")
-		if strings.ContainsAny(path, "?") || ri.of(path) < 0 || strings.HasSuffix(path, ".data") {
-			return nil, fmt.Errorf("analytics: campaign link %q: target %q is not a page of shared/routes.json", l.Name, l.Target)
-		}
-		if hasFrag && !anchor.MatchString(frag) {
-			return nil, fmt.Errorf("analytics: campaign link %q: anchor %q is not an element id", l.Name, frag)
-		}
-		l.campaign = campaign{Source: normalise(l.UTM.Source), Medium: normalise(l.UTM.Medium), Campaign: normalise(l.UTM.Campaign)}
-		if l.campaign != (campaign{l.UTM.Source, l.UTM.Medium, l.UTM.Campaign}) || l.campaign.Campaign == "" {
-			return nil, fmt.Errorf("analytics: campaign link %q: utm campaign is required, and source, medium and campaign must be lower case a-z 0-9 . _ - (at most %d)", l.Name, maxValue)
+		if err := checkLink(l, ri); err != nil {
+			return nil, err
 		}
 	}
 	return f.Links, nil
+}
+
+// checkLink checks one link and normalises its campaign.
+func checkLink(l *Link, ri routeIndex) error {
+	if !linkName.MatchString(l.Name) {
+		return fmt.Errorf("analytics: campaign link %q: the name must be unique, lower-case letters, digits and -", l.Name)
+	}
+	path, frag, hasFrag := strings.Cut(l.Target, "#")
+	if strings.ContainsAny(path, "?") || ri.of(path) < 0 || strings.HasSuffix(path, ".data") {
+		return fmt.Errorf("analytics: campaign link %q: target %q is not a page of shared/routes.json", l.Name, l.Target)
+	}
+	if hasFrag && !anchor.MatchString(frag) {
+		return fmt.Errorf("analytics: campaign link %q: anchor %q is not an element id", l.Name, frag)
+	}
+	l.campaign = campaign{Source: normalise(l.UTM.Source), Medium: normalise(l.UTM.Medium), Campaign: normalise(l.UTM.Campaign)}
+	if l.campaign != (campaign{l.UTM.Source, l.UTM.Medium, l.UTM.Campaign}) || l.campaign.Campaign == "" {
+		return fmt.Errorf("analytics: campaign link %q: utm campaign is required, and source, medium and campaign must be lower case a-z 0-9 . _ - (at most %d)", l.Name, maxValue)
+	}
+	return nil
+}
+
+// linkTable is the short links being served, swapped whole when staff
+// publish a change (SetLinks).
+type linkTable struct {
+	links []Link
+	idx   map[string]int
+}
+
+func newLinkTable(links []Link) *linkTable {
+	lt := &linkTable{links: links, idx: make(map[string]int, len(links))}
+	for i, l := range links {
+		lt.idx[l.Name] = i
+	}
+	return lt
+}
+
+// SetLinks replaces the short links served (the content store's published
+// campaign links, as staff change them). A link that does not pass the
+// file's checks is left out and logged: the studio checked it already, so
+// one that fails here points at a route that has since gone. Clicks are
+// counted by name and target, so a click counted before the change keeps
+// its link.
+func (t *Tracker) SetLinks(links []Link) {
+	kept := make([]Link, 0, len(links))
+	seen := map[string]bool{}
+	for _, l := range links {
+		if seen[l.Name] {
+			continue
+		}
+		if err := checkLink(&l, t.routes); err != nil {
+			t.log.Warn("analytics: a campaign link left out", "err", err)
+			continue
+		}
+		seen[l.Name] = true
+		kept = append(kept, l)
+	}
+	t.linkTable.Store(newLinkTable(kept))
 }

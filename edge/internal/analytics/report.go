@@ -108,7 +108,7 @@ func (t *Tracker) Report(ctx context.Context, from, to time.Time) (*Report, erro
 	rep.Crawlers = sorted(sums["crawler"])
 	rep.Searches, rep.SearchRows = searchReport(rows)
 	clicks := sums[KindClick]
-	for _, l := range t.links {
+	for _, l := range t.Links() {
 		rep.Clicks = append(rep.Clicks, Row{l.Name, l.Target, clicks[[2]string{l.Name, l.Target}]})
 	}
 	sort.SliceStable(rep.Clicks, func(i, j int) bool { return rep.Clicks[i].Count > rep.Clicks[j].Count })

@@ -270,6 +270,11 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	}
 	a.Analytics.Start()
 	a.closers = append(a.closers, a.Analytics.Close) // before the database closes
+	// The short links served are the content store's published ones (the
+	// file above serves until the store first loads), on every edge: a
+	// link's change purges /go/<name> everywhere, and each edge's reload
+	// brings the links along.
+	a.Content.AfterRefresh(func() { a.Analytics.SetLinks(campaignLinks(a.Content.CampaignLinks())) })
 	// A committed change of the content store reloads its pages here and
 	// purges (and re-warms) the pages it alters on every edge.
 	a.Content.Subscribe(a.contentChanged)
@@ -816,6 +821,16 @@ func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishWait)
 	defer cancel()
 	purge(wait)
+}
+
+// campaignLinks are the store's short links as the counting knows them.
+func campaignLinks(cl []content.CampaignLink) []analytics.Link {
+	out := make([]analytics.Link, len(cl))
+	for i, l := range cl {
+		out[i].Name, out[i].Target = l.Name, l.Target
+		out[i].UTM.Source, out[i].UTM.Medium, out[i].UTM.Campaign = l.Source, l.Medium, l.Campaign
+	}
+	return out
 }
 
 // publishWait bounds how long a change's answer waits for the edges to

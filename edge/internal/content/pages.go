@@ -207,7 +207,16 @@ type pageSet struct {
 	paths []string
 	// redirects are the live redirects by source path.
 	redirects map[string]redirect
-	version   uint64
+	// links are the live campaign short links (/go/<name>), by name.
+	links   []CampaignLink
+	version uint64
+}
+
+// CampaignLink is a published campaign short link: /go/<Name> answers a
+// redirect to Target, counting a click of its campaign.
+type CampaignLink struct {
+	Name, Target             string
+	Source, Medium, Campaign string
 }
 
 type redirect struct {
@@ -251,9 +260,36 @@ func (s *Store) Refresh(ctx context.Context) error {
 		status, _ := strconv.Atoi(rd.Fields["status"])
 		ps.redirects[strings.TrimSuffix(rd.Slug, "/")] = redirect{target: rd.Fields["target"], status: status}
 	}
+	links, err := s.LiveItems(ctx, TypeCampaignLink)
+	if err != nil {
+		return err
+	}
+	for _, l := range links {
+		ps.links = append(ps.links, CampaignLink{Name: l.Slug, Target: l.Fields["target"],
+			Source: l.Fields["utmSource"], Medium: l.Fields["utmMedium"], Campaign: l.Fields["utmCampaign"]})
+	}
+	sort.Slice(ps.links, func(i, j int) bool { return ps.links[i].Name < ps.links[j].Name })
 	ps.version = s.version.Add(1)
 	s.pages.Store(ps)
+	s.mu.Lock()
+	after := append([]func(){}, s.afterRefresh...)
+	s.mu.Unlock()
+	for _, fn := range after {
+		fn()
+	}
 	return nil
+}
+
+// CampaignLinks are the live campaign short links, by name (empty before
+// the first Refresh).
+func (s *Store) CampaignLinks() []CampaignLink { return s.pageSet().links }
+
+// AfterRefresh adds fn to the functions called each time the set of live
+// pages, redirects and links is reloaded, on this edge.
+func (s *Store) AfterRefresh(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.afterRefresh = append(s.afterRefresh, fn)
 }
 
 // Version changes with every Refresh: what is built from the published

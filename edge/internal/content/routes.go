@@ -42,7 +42,9 @@ func affected(typ string, slugs []string, extra ...string) []string {
 	add := func(p ...string) { paths = append(paths, p...) }
 	for _, s := range slugs {
 		if s != "" {
-			if p := PagePath(typ, s); p != "" && typ != TypeCampaignLink {
+			// A short link's /go/<name> is never cached, but its purge is
+			// how the other edges learn to reload their links.
+			if p := PagePath(typ, s); p != "" {
 				add(p)
 			}
 		}

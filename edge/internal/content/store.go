@@ -27,8 +27,9 @@ type Store struct {
 	now func() time.Time
 	log *slog.Logger
 
-	mu   sync.Mutex
-	subs []func(context.Context, Change)
+	mu           sync.Mutex
+	subs         []func(context.Context, Change)
+	afterRefresh []func()
 
 	// refreshing makes Refreshes take turns: one that read the database
 	// before a change never stores its page set after one that read it

@@ -12,6 +12,7 @@ import (
 	"omnibus/edge/internal/poll"
 	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/staff/stafftest"
+	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
@@ -65,4 +66,43 @@ func TestAPublishIsACacheHitOnEveryEdge(t *testing.T) {
 	_, rev = item(t, out)
 	publish(rev)
 	hitEverywhere("Second text.")
+}
+
+// A short link is content too: once a marketer publishes one in the studio
+// it answers /go/<name> with its redirect on every edge (no deploy), and
+// once unpublished it is gone everywhere. On PostgreSQL a second edge shows
+// the change reached the edges that did not take the publish.
+func TestACampaignLinkPublishedInTheStudioAnswersOnEveryEdge(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		ru := contentRenderer(t)
+		edges := []*edgetest.Edge{edgetest.Start(t, edgetest.Options{DB: db, RendererURL: ru})}
+		if db.Postgres {
+			edges = append(edges, edgetest.Start(t, edgetest.Options{DB: db, RendererURL: ru}))
+		}
+		ed := client{t, edges[0].URL, stafftest.SignIn(t, db, "publisher@example.com", staff.Publisher)}
+		answers := func(want int) {
+			t.Helper()
+			for i, e := range edges {
+				poll.Until(t, 10*time.Second, func() bool {
+					res, _ := page(t, e, "/go/spring-offers")
+					return res.StatusCode == want && (want != http.StatusFound || res.Header.Get("Location") == "/contact-us")
+				}, "edge %d: /go/spring-offers never answered %d", i, want)
+			}
+		}
+		answers(http.StatusNotFound)
+		code, out := ed.do(http.MethodPost, "/api/v1/staff/content", map[string]any{"type": "campaign-link", "slug": "spring-offers",
+			"fields": map[string]string{"target": "/contact-us", "utmSource": "newsletter", "utmMedium": "email", "utmCampaign": "spring"}})
+		if code != http.StatusCreated {
+			t.Fatalf("create: %d %v", code, out)
+		}
+		id, rev := item(t, out)
+		if code, out := ed.do(http.MethodPost, fmt.Sprintf("/api/v1/staff/content/%d/publish", int(id)), map[string]any{"revisionId": rev}); code != 200 {
+			t.Fatalf("publish: %d %v", code, out)
+		}
+		answers(http.StatusFound)
+		if code, out := ed.do(http.MethodPost, fmt.Sprintf("/api/v1/staff/content/%d/unpublish", int(id)), nil); code != 200 {
+			t.Fatalf("unpublish: %d %v", code, out)
+		}
+		answers(http.StatusNotFound)
+	})
 }
