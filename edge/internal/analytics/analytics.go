@@ -75,7 +75,7 @@ type Tracker struct {
 	crawls []atomic.Uint64 // by crawler*len(routes)+route
 	direct atomic.Uint64   // landings without a Referer
 
-	mu        sync.Mutex // the maps below
+	mu        sync.Mutex           // the maps below
 	clicks    map[[2]string]uint64 // by link name and target
 	campaigns map[campaign]uint64
 	referrers map[string]uint64
