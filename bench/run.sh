@@ -28,7 +28,10 @@
 #   (m0), (m) the cache hit of / without and during a socket-takeover restart
 #       (bench/restart.sh)
 # and, from the edge's Go benchmark, how soon a page is served again after
-# each of 10 crashes of the active renderer child (the warm standby).
+# each of 10 crashes of the active renderer child (the warm standby);
+# then publishing's section (bench/publishing.sh, the edge's Go benchmarks
+# on the local PostgreSQL): a publish and a scheduled publish until three
+# edges serve them as hits, and the content pages at 10,000 articles.
 # It prints requests/s, p50 and p99 for each, the ratios b/a, d/c and b/c,
 # the edge's resident memory after the run, the page's weight and the
 # first-load JavaScript of every page type, and writes
@@ -538,3 +541,7 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo "|----------------------------------------------|------------:|---------:|---------:|"
   BENCH_CONNECTIONS=$CONNS BENCH_THREADS=$THREADS bash "$ROOT/bench/restart.sh"
 } | tee -a "$ROOT/bench/RESULTS.md"
+
+# Publishing: three edges on the local PostgreSQL (TEST_DATABASE_URL),
+# the edge's Go benchmarks (bench/publishing.sh, its own notes).
+bash "$ROOT/bench/publishing.sh" | tee -a "$ROOT/bench/RESULTS.md"

@@ -30,6 +30,9 @@ const (
 	msgReauth    = "Confirm it is you with your passkey, then try again."
 	msgCrossSite = "This request came from another site."
 	msgBusy      = "The studio cannot check your session right now. Please try again."
+	// msgNotChanged answers a change (a save, a publish) whose session could
+	// not be checked: the editor must know their work did not land.
+	msgNotChanged = "The studio cannot reach its database right now, so nothing was saved or changed. Your work is still on your screen: try again in a moment."
 )
 
 type memberKey struct{}
@@ -55,6 +58,9 @@ func (s *Service) require(min Role, fresh bool) echo.MiddlewareFunc {
 			c.Response().Header().Set("Cache-Control", "no-store")
 			sess, err := s.current(r.Context(), r)
 			if err != nil {
+				if r.Method != http.MethodGet && r.Method != http.MethodHead {
+					return response.Error(c, http.StatusServiceUnavailable, msgNotChanged)
+				}
 				return response.Error(c, http.StatusServiceUnavailable, msgBusy)
 			}
 			if sess == nil {

@@ -29,7 +29,7 @@ import (
 // content header carries (the article's title and HTML, a preview banner)
 // and, like the real one, answers 404 for a path of no route and for an
 // article page without an article.
-func contentRenderer(t *testing.T) string {
+func contentRenderer(t testing.TB) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == renderer.HealthPath { // the edge warms its cache once its renderer is up
@@ -72,7 +72,7 @@ func contentRenderer(t *testing.T) string {
 }
 
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	base   string
 	cookie *http.Cookie
 }
@@ -102,7 +102,7 @@ func (c client) do(method, path string, body any) (int, map[string]any) {
 	return res.StatusCode, out
 }
 
-func item(t *testing.T, out map[string]any) (id, rev float64) {
+func item(t testing.TB, out map[string]any) (id, rev float64) {
 	t.Helper()
 	d, _ := out["data"].(map[string]any)
 	if d == nil {
@@ -116,7 +116,7 @@ func noRedirect() *http.Client {
 	return &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
-func page(t *testing.T, e *edgetest.Edge, path string) (*http.Response, string) {
+func page(t testing.TB, e *edgetest.Edge, path string) (*http.Response, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, e.URL+path, nil)
 	req.Header.Set("User-Agent", edgetest.ChromeUA)
