@@ -110,15 +110,16 @@ export default function StudioMembers() {
         {d.error && <Notice tone="error">{d.error}</Notice>}
         {message && (
           <Notice tone={message.tone}>
-            {message.text}
-            {message.recheck && (
+            {message.recheck ? (
               <>
-                {" "}
-                <a href={RECHECK_HREF} className="font-semibold underline">
-                  Confirm it is you with your passkey
+                Nothing was changed: changes to the staff need your passkey confirmed within the last few minutes.{" "}
+                <a href={RECHECK_HREF} className="font-semibold underline" data-recheck>
+                  Confirm it is you
                 </a>
                 , then make the change again.
               </>
+            ) : (
+              message.text
             )}
           </Notice>
         )}
