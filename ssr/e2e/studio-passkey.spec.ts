@@ -2,8 +2,9 @@
 // (the DevTools WebAuthn domain): a member granted by the operator's command
 // signs in on the site with a password, which alone does not open the
 // studio; adds a passkey on /staff/sign-in; reads the insights; signs out of
-// the studio and back in with the passkey. An admin grants a role on the
-// Staff page with a reason, and the audit log lists it. Its own edge on localhost: a
+// the studio and back in with the passkey. An admin confirms with the
+// passkey again (the re-check), grants a role on the Staff page with a
+// reason, and the audit log lists it. Its own edge on localhost: a
 // WebAuthn RP ID must be a domain name, and the shared e2e edge is on
 // 127.0.0.1.
 import { mkdtempSync } from "node:fs";
@@ -112,6 +113,10 @@ test.describe("studio sign-in with a passkey", () => {
     await page.goto("/staff/members");
     await page.waitForURL("**/staff/sign-in?next=%2Fstaff%2Fmembers");
     await page.getByRole("button", { name: "Add a passkey" }).click();
+    await page.waitForURL("**/staff/members");
+    // The re-check a refused change links to: the passkey again, then back.
+    await page.goto("/staff/sign-in?next=%2Fstaff%2Fmembers");
+    await page.getByRole("button", { name: "Confirm it is you with your passkey" }).click();
     await page.waitForURL("**/staff/members");
 
     const grant = page.getByRole("form", { name: "Grant a role" });
