@@ -35,7 +35,7 @@ export interface RouteEntry {
 export type EdgeData = "merchant" | "order" | "payment" | "search";
 
 /** The forms that work without JavaScript by posting to their page (routes.json's form and layoutForm). */
-export type FormId = "login" | "register" | "forgot-password" | "reset-password" | "contact" | "newsletter" | "store-name" | "studio-item" | "studio-new";
+export type FormId = "login" | "register" | "forgot-password" | "reset-password" | "contact" | "newsletter" | "store-name" | "studio-item" | "studio-new" | "studio-members";
 
 export type NotFoundEntry = Omit<RouteEntry, "path">;
 

@@ -85,6 +85,14 @@ function renderAt(url: string) {
     studio: () => ({ member: "ana@example.com", types: studioTypes, list: { filter: { Type: "", State: "", Author: "", Query: "" }, items: [studioItem], views: { "/blog/article/festive": 1200 } } }),
     "studio-new": () => ({ member: "ana@example.com", types: studioTypes }),
     "studio-item": () => ({ member: "ana@example.com", types: studioTypes, item: studioItem, revisions: [studioItem.revision], previews: [] }),
+    "studio-members": () => ({
+      member: "ada@example.com", admin: true, types: studioTypes,
+      members: { roles: ["viewer", "editor", "publisher", "admin"], members: [{ accountId: 1, email: "ada@example.com", role: "admin", grantedBy: "edge staff command", grantedAt: "2026-11-27T10:00:00Z", reason: "founder", totpAllowed: false, passkeys: 1 }] },
+    }),
+    "studio-audit": () => ({
+      member: "ada@example.com", admin: true, types: studioTypes,
+      audit: { filter: { action: "role." }, actions: ["role.granted"], next: 7, entries: [{ id: 8, at: "2026-11-27T10:00:00Z", actorId: 1, actor: "ada@example.com", action: "role.granted", itemType: "member", itemId: "vi@example.com", revision: 0, detail: "viewer: support", clientIp: "203.0.113.9" }] },
+    }),
     // The /features loader calls the edge; here its data comes straight from the shared content.
     features: () => ({ features: Promise.resolve(featuresContent.features) }),
     // The journey pages read the signed-in merchant from the edge; here, a merchant in onboarding.

@@ -16,6 +16,8 @@ const bare: Record<string, { status: number; location?: string }> = {
   studio: { status: 404 },
   "studio-new": { status: 404 },
   "studio-item": { status: 404 },
+  "studio-members": { status: 404 },
+  "studio-audit": { status: 404 },
 };
 
 test("every route of the table answers 200 with its title, layout and server-rendered heading", async ({ request }) => {

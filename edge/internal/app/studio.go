@@ -35,16 +35,22 @@ func (a *App) studioMember(min staff.Role) func(http.ResponseWriter, *http.Reque
 }
 
 // studioOptions are the studio pages' data sources: the content store, the
-// staff roles, the analytics' views per page over the last 30 days.
+// staff roles, the members and the audit log (an admin's), the analytics'
+// views per page over the last 30 days.
 func (a *App) studioOptions(min staff.Role, log *slog.Logger) studiopages.Options {
 	return studiopages.Options{Store: a.Content, Member: a.studioMember(min), Logger: log,
+		Admin:        func(_ http.ResponseWriter, r *http.Request) bool { return a.Staff.RoleOf(r) >= staff.Admin },
+		Members:      a.Staff.Members.List,
+		Audit:        a.Staff.Audit.List,
+		MemberAction: a.Staff.MemberAction,
 		Views: func(ctx context.Context) (map[string]int64, error) {
 			from, to := a.Analytics.DefaultRange()
 			return a.Analytics.ViewsByPath(ctx, from, to)
 		}}
 }
 
-// registerStudio takes the editor's posts without JavaScript (forms) and
+// registerStudio takes the editor's and the members page's posts without
+// JavaScript (forms) and
 // mounts the images of articles: listed for every member, uploaded and
 // deleted by editors, served to everyone.
 func (a *App) registerStudio(publicURL string, log *slog.Logger, api *echo.Group, formPages *forms.Pages) {
@@ -52,6 +58,9 @@ func (a *App) registerStudio(publicURL string, log *slog.Logger, api *echo.Group
 	save := server.BodyLimit(studio.MaxBody)(studiopages.SaveForm(a.studioOptions(staff.Editor, log), sameOrigin))
 	formPages.Handle(studiopages.FormItem, save)
 	formPages.Handle(studiopages.FormNew, save)
+	// The members page's changes without JavaScript: each goes through the
+	// member endpoint's own guard (an admin, freshly re-checked).
+	formPages.Handle(studiopages.FormMembers, studiopages.MembersForm(a.studioOptions(staff.Admin, log), sameOrigin))
 	images.New(a.DB, images.Options{}).Register(api, a.Server.Routes, images.Access{
 		Guard: a.Staff.Require(staff.Editor),
 		Read:  a.Staff.Require(staff.Viewer),

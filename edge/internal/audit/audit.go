@@ -57,6 +57,11 @@ const (
 	AuditExported     = "audit.exported"
 )
 
+// Actions is every action above, for the log's filter to offer.
+var Actions = []string{SignIn, SignInFailed, SignOut, PasskeyEnrolled, PasskeyRevoked, TOTPEnrolled, RecoveryCodeUsed,
+	SessionsRevoked, RoleGranted, RoleRevoked, TOTPAllowed, TOTPDisallowed, Save, PreviewShared, PreviewRevoked,
+	Publish, Schedule, Unpublish, Rollback, RedirectChanged, CampaignLinkSaved, AuditExported}
+
 // Entry is one record. Actor, ActorID and ClientIP are filled from the
 // context when empty (Record); At is the time of recording when zero.
 type Entry struct {

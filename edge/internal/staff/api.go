@@ -28,11 +28,33 @@ func (s *Service) Register(g *echo.Group) {
 	g.GET("/staff/me", s.me, s.Require(Viewer))
 	g.POST("/staff/sign-out", s.signOut, s.Require(Viewer))
 	g.GET("/staff/members", s.listMembers, s.Require(Admin))
-	g.POST("/staff/members/grant", s.grant, s.RequireFresh(Admin))
-	g.POST("/staff/members/revoke", s.revoke, s.RequireFresh(Admin))
-	g.POST("/staff/members/sessions/revoke", s.revokeSessions, s.RequireFresh(Admin))
+	for _, a := range MemberActionNames {
+		g.POST("/staff/members/"+a, s.memberActions()[a], s.RequireFresh(Admin))
+	}
 	s.Audit.Register(g, s.Require(AuditReader))
 	s.registerSignIn(g)
+}
+
+// MemberActionNames are the admin's changes to a member, each the path
+// under /api/v1/staff/members/ that makes it.
+var MemberActionNames = []string{"grant", "revoke", "sessions/revoke", "passkeys/revoke", "totp"}
+
+func (s *Service) memberActions() map[string]echo.HandlerFunc {
+	return map[string]echo.HandlerFunc{"grant": s.grant, "revoke": s.revoke, "sessions/revoke": s.revokeSessions,
+		"passkeys/revoke": s.revokePasskeys, "totp": s.allowTOTP}
+}
+
+// MemberAction is the endpoint of an admin's change to a member (one of
+// MemberActionNames) behind the same guard as its route (an admin's fresh
+// studio session, the cross-site check): the studio's page posts it
+// without JavaScript (studiopages), so that path passes every check the
+// API makes. Nil for an unknown name.
+func (s *Service) MemberAction(name string) echo.HandlerFunc {
+	h := s.memberActions()[name]
+	if h == nil {
+		return nil
+	}
+	return s.RequireFresh(Admin)(h)
 }
 
 type meAnswer struct {

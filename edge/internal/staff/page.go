@@ -13,7 +13,9 @@ import (
 // insights page is): it depends on the sessions only the edge resolves,
 // and its one script, inline under the site's CSP with this answer's
 // nonce, runs the passkey ceremonies (navigator.credentials) against the
-// JSON endpoints of signin.go. No other page loads it.
+// JSON endpoints of signin.go: the sign-in, the enrolments, and the
+// re-check a studio session needs before granting, revoking or publishing
+// (the studio's pages link here with ?next= when one was refused). No other page loads it.
 
 // Pages wraps the page handler: GET /staff/sign-in answers here.
 func (s *Service) Pages(next http.Handler) http.Handler {
@@ -108,6 +110,10 @@ input{border:1px solid #888;width:9rem}form{margin:1rem 0}
 {{if .InStudio}}
 <p>You are signed in to the studio as <strong>{{.Email}}</strong> ({{.Role}}).</p>
 <p><a href="{{.Next}}">Continue to the studio</a> · <a href="/staff/insights">Insights</a></p>
+<p>Granting and revoking roles and publishing need your second factor confirmed within the last few minutes.</p>
+<button type="button" id="recheck-passkey">Confirm it is you with your passkey</button>
+{{if .TOTPReady}}<form id="recheck-totp"><label>Or a code from your authenticator app <input name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required></label>
+<button type="submit">Confirm with the code</button></form>{{end}}
 <button type="button" id="add-passkey">Add another passkey</button>
 <button type="button" id="sign-out">Sign out of the studio</button>
 {{else if not .SignedIn}}
@@ -172,6 +178,13 @@ input{border:1px solid #888;width:9rem}form{margin:1rem 0}
     const c = await navigator.credentials.get({ publicKey: o });
     await api("/api/v1/staff/sign-in/passkey", credentialJSON(c));
   }
+  async function recheck() {
+    const o = (await api("/api/v1/staff/session/recheck/options")).publicKey;
+    o.challenge = buf(o.challenge);
+    (o.allowCredentials || []).forEach((d) => { d.id = buf(d.id); });
+    const c = await navigator.credentials.get({ publicKey: o });
+    await api("/api/v1/staff/session/recheck", credentialJSON(c));
+  }
   const on = (id, ev, f) => { const el = document.getElementById(id); if (el) el.addEventListener(ev, async (e) => {
     e.preventDefault(); status("Working…");
     try { await f(e); } catch (err) { status(err.message || String(err)); }
@@ -180,6 +193,8 @@ input{border:1px solid #888;width:9rem}form{margin:1rem 0}
   on("sign-in-passkey", "click", async () => { await signIn(); go(); });
   on("enrol-passkey", "click", async () => { await enrol(); go(); });
   on("add-passkey", "click", async () => { await enrol(); status("Passkey added."); });
+  on("recheck-passkey", "click", async () => { await recheck(); go(); });
+  on("recheck-totp", "submit", async (e) => { await api("/api/v1/staff/session/recheck", { code: e.target.code.value }); go(); });
   on("sign-out", "click", async () => { await api("/api/v1/staff/sign-out"); location.reload(); });
   on("totp-form", "submit", async (e) => { await api("/api/v1/staff/sign-in/totp", { code: e.target.code.value }); go(); });
   on("recovery-form", "submit", async (e) => { await api("/api/v1/staff/sign-in/totp", { recoveryCode: e.target.recoveryCode.value }); go(); });

@@ -47,6 +47,18 @@ func (r Role) String() string {
 // MarshalText writes the role's name (JSON answers).
 func (r Role) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
 
+// UnmarshalText reads a role's name ("none" too): the studio pages' data
+// read back.
+func (r *Role) UnmarshalText(b []byte) error {
+	if string(b) == names[None] {
+		*r = None
+		return nil
+	}
+	v, err := ParseRole(string(b))
+	*r = v
+	return err
+}
+
 // ParseRole reads a grantable role's name (any case).
 func ParseRole(s string) (Role, error) {
 	s = strings.ToLower(strings.TrimSpace(s))

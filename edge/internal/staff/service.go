@@ -103,6 +103,16 @@ func (s *Service) SetClock(now func() time.Time) {
 	s.Members.now = now
 }
 
+// RoleOf is the role of the request's studio session; None without one
+// (or when the session cannot be read).
+func (s *Service) RoleOf(r *http.Request) Role {
+	sess, err := s.current(r.Context(), r)
+	if err != nil || sess == nil {
+		return None
+	}
+	return sess.Member.Role
+}
+
 // PageAccess decides a staff page (the insights, drawn by the edge) for a
 // request: allowed with a studio session of at least min; a signed-in
 // merchant who is staff but has no studio session is sent to the sign-in

@@ -55,8 +55,6 @@ func (s *Service) registerSignIn(g *echo.Group) {
 	g.POST("/staff/session/recheck/options", s.recheckOptions, s.Require(Viewer))
 	g.POST("/staff/session/recheck", s.recheck, s.Require(Viewer))
 	g.GET("/staff/passkeys", s.listPasskeys, s.Require(Viewer))
-	g.POST("/staff/members/passkeys/revoke", s.revokePasskeys, s.RequireFresh(Admin))
-	g.POST("/staff/members/totp", s.allowTOTP, s.RequireFresh(Admin))
 }
 
 // firstFactor is the member signed in on the site (merchant session) and

@@ -18,7 +18,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labstack/echo/v4"
+
+	"omnibus/edge/internal/audit"
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/studio"
 	"omnibus/shared"
 )
@@ -39,6 +43,19 @@ type Options struct {
 	// sent the request elsewhere itself (a staff member without a studio
 	// session goes to the studio's sign-in).
 	Member func(w http.ResponseWriter, r *http.Request) (email string, ok, answered bool)
+	// Admin reports whether the request's member is an admin: only an
+	// admin's request gets the members page's and the audit log's data
+	// (nil: nobody's).
+	Admin func(w http.ResponseWriter, r *http.Request) bool
+	// Members is every staff member (staff.Directory.List).
+	Members func(ctx context.Context) ([]staff.Listed, error)
+	// Audit is up to limit entries of the audit log under a filter, newest
+	// first (audit.Log.List).
+	Audit func(ctx context.Context, f audit.Filter, limit int) ([]audit.Entry, error)
+	// MemberAction is the guarded endpoint of an admin's change to a
+	// member, by name (staff.Service.MemberAction): the members page's
+	// forms posted without JavaScript go through it.
+	MemberAction func(name string) echo.HandlerFunc
 	// Views is each page's views over the last 30 days (analytics), by path.
 	Views  func(ctx context.Context) (map[string]int64, error)
 	Logger *slog.Logger
@@ -55,6 +72,12 @@ type Data struct {
 	Diff      *Diff              `json:"diff,omitempty"`
 	// Views of the item's page (the editor) over the last 30 days.
 	Views *int64 `json:"views,omitempty"`
+	// Admin: the member is an admin (the studio shows the staff and audit
+	// pages' links).
+	Admin bool `json:"admin,omitempty"`
+	// Members is /staff/members' data, Audit /staff/audit's: an admin's only.
+	Members *Members   `json:"members,omitempty"`
+	Audit   *AuditPage `json:"audit,omitempty"`
 	// Error names what could not be read (the database is down): the page
 	// says so instead of showing an empty studio.
 	Error string `json:"error,omitempty"`
@@ -123,12 +146,13 @@ func Wrap(o Options, next http.Handler) http.Handler {
 }
 
 // gather reads what the page shows: /staff the list, /staff/item?id=ID the
-// item (with &compare=REV&with=REV a diff), /staff/new nothing more. (The
+// item (with &compare=REV&with=REV a diff), /staff/new nothing more;
+// /staff/members and /staff/audit their data for an admin (admin.go). (The
 // item is a query, not a path parameter: a route with a parameter is
 // checked against the published pages by the page cache.)
 func (o Options) gather(r *http.Request, path, email string) Data {
 	ctx := r.Context()
-	d := Data{Member: email}
+	d := Data{Member: email, Admin: o.Admin != nil && o.Admin(nil, r)}
 	for _, t := range content.Types {
 		d.Types = append(d.Types, content.Specs[t])
 	}
@@ -136,6 +160,9 @@ func (o Options) gather(r *http.Request, path, email string) Data {
 	fail := func(err error) Data {
 		o.Logger.ErrorContext(ctx, "studio pages: reading the store", "err", err, "path", path)
 		d.Error = "The content store cannot be reached right now. Nothing you see here is current; try again in a moment."
+		return d
+	}
+	if o.gatherAdmin(r, path, &d, fail) {
 		return d
 	}
 	switch {

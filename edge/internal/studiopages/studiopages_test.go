@@ -9,11 +9,15 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/audit"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/forms"
+	"omnibus/edge/internal/staff"
+	"omnibus/edge/internal/staff/stafftest"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 	"omnibus/edge/internal/studiopages"
@@ -213,4 +217,135 @@ func formState(t *testing.T, r *http.Request) forms.State {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// adminSetup is a studio whose members and audit log are real (internal/
+// staff on the same database): who sees what is decided by the request's
+// studio session, as in the app.
+func adminSetup(t *testing.T, db *storage.DB) (*staff.Service, studiopages.Options) {
+	_, o := setup(t, db)
+	svc := staff.New(db, staff.Options{PublicURL: "http://localhost:8080"})
+	o.Member = func(_ http.ResponseWriter, r *http.Request) (string, bool, bool) {
+		return "member@example.com", svc.RoleOf(r) >= staff.Viewer, false
+	}
+	o.Admin = func(_ http.ResponseWriter, r *http.Request) bool { return svc.RoleOf(r) >= staff.Admin }
+	o.Members, o.Audit, o.MemberAction = svc.Members.List, svc.Audit.List, svc.MemberAction
+	return svc, o
+}
+
+func getAs(h http.Handler, target string, cookie *http.Cookie) {
+	r := httptest.NewRequest(http.MethodGet, target, nil)
+	r.AddCookie(cookie)
+	h.ServeHTTP(httptest.NewRecorder(), r)
+}
+
+// An admin's staff page lists every member with their role and who granted
+// it, and the audit page lists the log under the filter typed (a malformed
+// date is named, not ignored); an editor or a viewer opening the same
+// addresses gets no member and no entry, so the renderer answers them the
+// site's 404 page.
+func TestOnlyAnAdminGetsTheStaffAndAuditPagesData(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		_, o := adminSetup(t, db)
+		admin := stafftest.SignIn(t, db, "ada@example.com", staff.Admin)
+		editor := stafftest.SignIn(t, db, "ed@example.com", staff.Editor)
+		viewer := stafftest.SignIn(t, db, "vi@example.com", staff.Viewer)
+		rend := &renderer{}
+		h := studiopages.Wrap(o, rend)
+
+		getAs(h, "/staff/members", admin)
+		d := rend.data(t)
+		if d == nil || !d.Admin || d.Members == nil || len(d.Members.Members) != 3 {
+			t.Fatalf("admin's staff page: %+v", d)
+		}
+		if m := d.Members.Members[1]; m.Email != "ed@example.com" || m.Role != staff.Editor || m.GrantedBy != "edge staff command" {
+			t.Errorf("the editor's row: %+v", m)
+		}
+
+		getAs(h, "/staff/audit?action=role.granted&actor=EDGE+STAFF+COMMAND&itemType=member&from=2000-01-01", admin)
+		d = rend.data(t)
+		if d == nil || d.Audit == nil || len(d.Audit.Entries) != 3 || d.Audit.Filter["action"] != "role.granted" || d.Audit.Filter["from"] != "2000-01-01" {
+			t.Fatalf("admin's audit page: %+v", d)
+		}
+		for _, e := range d.Audit.Entries {
+			if e.Action != "role.granted" {
+				t.Errorf("filtered by role.granted, got %+v", e)
+			}
+		}
+		if d.Audit.Entries[0].ItemID != "vi@example.com" {
+			t.Errorf("not newest first: %+v", d.Audit.Entries)
+		}
+		getAs(h, "/staff/audit?to=2099-01-01&from=2099-01-02", admin)
+		if d = rend.data(t); d.Audit == nil || len(d.Audit.Entries) != 0 {
+			t.Errorf("a range with nothing in it: %+v", d.Audit)
+		}
+		getAs(h, "/staff/audit?from=yesterday", admin)
+		if d = rend.data(t); d.Audit == nil || d.Audit.Errors["from"] == "" {
+			t.Errorf("a malformed date is not named: %+v", d.Audit)
+		}
+
+		for name, c := range map[string]*http.Cookie{"editor": editor, "viewer": viewer} {
+			for _, path := range []string{"/staff/members", "/staff/audit", "/staff"} {
+				getAs(h, path, c)
+				d := rend.data(t)
+				if d == nil || d.Admin || d.Members != nil || d.Audit != nil {
+					t.Errorf("%s on %s: %+v", name, path, d)
+				}
+			}
+		}
+	})
+}
+
+// Without JavaScript an admin grants a role from the staff page with a
+// plain form: the grant is made and recorded with its reason, and the
+// page says so. With a session whose passkey check is older than the
+// re-check window the same post changes nothing and the page is drawn
+// again saying to confirm with the passkey, with the reason kept; a post
+// with no reason is refused by name.
+func TestStaffPageFormWithoutJavaScript(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		svc, o := adminSetup(t, db)
+		admin := stafftest.SignIn(t, db, "ada@example.com", staff.Admin)
+		stale := stafftest.Session(t, db, stafftest.Account(t, db, "ada@example.com"), time.Now().UTC().Add(-time.Hour), 8*time.Hour)
+		stafftest.Account(t, db, "new@example.com")
+		rend := &renderer{}
+		e := echo.New()
+		pass := func(next echo.HandlerFunc) echo.HandlerFunc { return next }
+		fp := forms.New(shared.Routes, pass, rend)
+		fp.Handle(studiopages.FormMembers, studiopages.MembersForm(o, pass))
+		e.RouteNotFound("/*", fp.Middleware(func(c echo.Context) error { return c.NoContent(http.StatusMethodNotAllowed) }))
+		post := func(c *http.Cookie, v url.Values) *httptest.ResponseRecorder {
+			r := httptest.NewRequest(http.MethodPost, "/staff/members", strings.NewReader(v.Encode()))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			r.Header.Set("Origin", "http://localhost:8080")
+			r.AddCookie(c)
+			w := httptest.NewRecorder()
+			e.ServeHTTP(w, r)
+			return w
+		}
+		grant := url.Values{"action": {"grant"}, "email": {"new@example.com"}, "role": {"viewer"}, "reason": {"joins the support team"}}
+
+		w := post(stale, grant)
+		st := formState(t, rend.got)
+		if w.Code != http.StatusUnauthorized || !strings.HasPrefix(st.Error, "reauthenticate:") || st.Values["reason"] != "joins the support team" {
+			t.Fatalf("stale session: %d %+v", w.Code, st)
+		}
+		if m, _ := svc.Members.Lookup(context.Background(), stafftest.Account(t, db, "new@example.com")); m.Role != staff.None {
+			t.Fatalf("a stale session granted %s", m.Role)
+		}
+
+		noReason := url.Values{"action": {"grant"}, "email": {"new@example.com"}, "role": {"viewer"}, "reason": {" "}}
+		if w = post(admin, noReason); w.Code != http.StatusBadRequest || formState(t, rend.got).Errors["reason"] == "" {
+			t.Fatalf("no reason: %d", w.Code)
+		}
+
+		w = post(admin, grant)
+		if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/staff/members?done=grant&who=new%40example.com" {
+			t.Fatalf("grant: %d %v", w.Code, w.Header())
+		}
+		got, err := svc.Audit.List(context.Background(), audit.Filter{Action: audit.RoleGranted, ItemID: "new@example.com"}, 10)
+		if err != nil || len(got) != 1 || got[0].Actor != "ada@example.com" || !strings.Contains(got[0].Detail, "joins the support team") {
+			t.Fatalf("the grant's record: %v %+v", err, got)
+		}
+	})
 }

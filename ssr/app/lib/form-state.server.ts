@@ -5,7 +5,7 @@
 import type { FormId, FormState } from "./form-state";
 import { FORM_STATE_HEADER } from "./http-names";
 
-const FORMS: readonly FormId[] = ["login", "register", "forgot-password", "reset-password", "contact", "newsletter", "store-name", "studio-item", "studio-new"];
+const FORMS: readonly FormId[] = ["login", "register", "forgot-password", "reset-password", "contact", "newsletter", "store-name", "studio-item", "studio-new", "studio-members"];
 
 /** The refused form's state, or null (none, or not readable: the page renders as usual). */
 export function refusedForm(request: Request): FormState | null {

@@ -59,6 +59,34 @@ export interface Diff {
   body: { op: "equal" | "insert" | "delete"; text: string }[];
 }
 
+export type StaffRole = "viewer" | "editor" | "publisher" | "admin";
+
+/** A staff member as the staff page lists them (docs/staff-api.md, GET /api/v1/staff/members). */
+export interface StaffMember {
+  accountId: number;
+  email: string;
+  role: StaffRole;
+  grantedBy: string;
+  grantedAt: string;
+  reason: string;
+  totpAllowed: boolean;
+  passkeys: number;
+}
+
+/** One record of the audit log (docs/staff-api.md, GET /api/v1/staff/audit). */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actorId: number;
+  actor: string;
+  action: string;
+  itemType: string;
+  itemId: string;
+  revision: number;
+  detail: string;
+  clientIp: string;
+}
+
 /** What the edge sends a studio page (edge/internal/studiopages). */
 export interface StudioData {
   member: string;
@@ -69,6 +97,12 @@ export interface StudioData {
   previews?: Preview[];
   diff?: Diff;
   views?: number;
+  /** The member is an admin: the staff and audit pages are theirs. */
+  admin?: boolean;
+  /** /staff/members, an admin's only. */
+  members?: { members: StaffMember[]; roles: StaffRole[] };
+  /** /staff/audit, an admin's only: one page, newest first, under the query's filter. */
+  audit?: { filter: Record<string, string>; entries: AuditEntry[]; next?: number; errors?: Record<string, string>; actions: string[] };
   error?: string;
 }
 
@@ -105,7 +139,7 @@ export const FIELD_LABELS: Record<string, string> = {
 /** An answer of the studio API: its data, or why not (status, words, field messages, the current item of a 409). */
 export type Answer<T> =
   | { ok: true; data: T }
-  | { ok: false; status: number; error: string; fieldErrors: Record<string, string>; current?: Item };
+  | { ok: false; status: number; error: string; fieldErrors: Record<string, string>; current?: Item; reauthenticate?: boolean };
 
 /** Calls the studio API with JSON; never throws (a network failure is status 0). */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
@@ -120,9 +154,16 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   } catch {
     return { ok: false, status: 0, error: "The studio cannot reach the server. Nothing was saved; your text is still here.", fieldErrors: {} };
   }
-  const json = (await res.json().catch(() => ({}))) as { data?: T; errorDetail?: string; fieldErrors?: Record<string, string>; current?: Item };
+  const json = (await res.json().catch(() => ({}))) as { data?: T; errorDetail?: string; fieldErrors?: Record<string, string>; current?: Item; reauthenticate?: boolean };
   if (res.ok) return { ok: true, data: json.data as T };
-  return { ok: false, status: res.status, error: json.errorDetail ?? `The server answered ${res.status}.`, fieldErrors: json.fieldErrors ?? {}, current: json.current };
+  return {
+    ok: false,
+    status: res.status,
+    error: json.errorDetail ?? `The server answered ${res.status}.`,
+    fieldErrors: json.fieldErrors ?? {},
+    current: json.current,
+    reauthenticate: json.reauthenticate === true,
+  };
 }
 
 /** A time as staff read it (UTC, to the minute). */

@@ -1,7 +1,10 @@
-// The studio's own navigation: the list, a new item, the insights; who is signed in.
+// The studio's own navigation: the list, a new item, the insights, and for
+// an admin the staff and the audit log; who is signed in. (The edge decides
+// who is an admin and sends those pages' data to admins only: the links
+// are hidden from others, the pages refused to them.)
 import { Link } from "react-router";
 
-export function StudioHeader({ member, current }: { member: string; current: "list" | "new" | "item" }) {
+export function StudioHeader({ member, current, admin = false }: { member: string; current: "list" | "new" | "item" | "members" | "audit"; admin?: boolean }) {
   const link = "rounded-md px-3 py-1.5 text-sm font-medium hover:bg-gray-100 dark:hover:bg-white/10";
   return (
     <header className="border-b border-gray-200 dark:border-gray-800">
@@ -17,6 +20,16 @@ export function StudioHeader({ member, current }: { member: string; current: "li
           <a href="/staff/insights" className={link}>
             Insights
           </a>
+          {admin && (
+            <>
+              <Link to="/staff/members" className={link} aria-current={current === "members" ? "page" : undefined}>
+                Staff
+              </Link>
+              <Link to="/staff/audit" className={link} aria-current={current === "audit" ? "page" : undefined}>
+                Audit log
+              </Link>
+            </>
+          )}
         </nav>
         <p className="w-full text-xs text-gray-600 sm:w-auto dark:text-gray-400">Signed in as {member}</p>
       </div>

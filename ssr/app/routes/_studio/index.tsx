@@ -21,7 +21,7 @@ export default function StudioIndex() {
   const d = useLoaderData<typeof loader>();
   return (
     <div className="w-full">
-      <StudioHeader member={d.member} current="list" />
+      <StudioHeader member={d.member} current="list" admin={d.admin} />
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
         <h1 className="text-3xl font-bold tracking-tight">Everything on the site</h1>
         {d.error && <Notice tone="error">{d.error}</Notice>}

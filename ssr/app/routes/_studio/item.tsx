@@ -29,7 +29,7 @@ export default function StudioItem() {
   const spec = item && d.types.find((t) => t.type === item.type);
   return (
     <div className="w-full">
-      <StudioHeader member={d.member} current="item" />
+      <StudioHeader member={d.member} current="item" admin={d.admin} />
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
         {d.error && <Notice tone="error">{d.error}</Notice>}
         {!item || !spec ? (

@@ -25,7 +25,7 @@ export default function StudioNew() {
   const spec = d.types.find((t) => t.type === type);
   return (
     <div className="w-full">
-      <StudioHeader member={d.member} current="new" />
+      <StudioHeader member={d.member} current="new" admin={d.admin} />
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
         <h1 className="text-3xl font-bold tracking-tight">{spec ? `New ${(TYPE_LABELS[spec.type] ?? spec.type).toLowerCase()}` : "New"}</h1>
         {d.error && <Notice tone="error">{d.error}</Notice>}
