@@ -2,6 +2,7 @@ package content_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -178,5 +179,21 @@ func TestModified(t *testing.T) {
 	}
 	if got := (content.Summary{Date: "2026-01-02"}).Modified(); got != "2026-01-02" {
 		t.Errorf("never revised: Modified %q, want its date", got)
+	}
+}
+
+// A list page of a large blog is sent its newest MaxListed articles and
+// told there are more, rather than every article encoded and then halved
+// until the header fits.
+func TestAListPageIsSentItsNewestArticlesOnly(t *testing.T) {
+	pc := &content.PageContent{}
+	for i := range content.MaxListed + 100 {
+		pc.Articles = append(pc.Articles, content.Summary{Slug: fmt.Sprintf("post-%d", i), Title: "A post"})
+	}
+	if _, err := pc.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	if len(pc.Articles) != content.MaxListed || !pc.More || pc.Articles[0].Slug != "post-0" {
+		t.Fatalf("sent %d articles (more: %v), want the first %d and more", len(pc.Articles), pc.More, content.MaxListed)
 	}
 }

@@ -214,9 +214,22 @@ func (s *Store) PreviewContent(ctx context.Context, it Item, expires time.Time) 
 	return pc, path, nil
 }
 
+// MaxListed is the most articles one list page is sent (newest first).
+const MaxListed = 500
+
 // Encode is the header's value: base64url JSON, lists cut until it fits
 // MaxContentHeaderBytes (More says so).
 func (pc *PageContent) Encode() (string, error) {
+	// A list page shows at most MaxListed articles; cut before encoding, so
+	// a blog of 10,000 is not encoded whole only to be halved.
+	if len(pc.Articles) > MaxListed {
+		pc.Articles, pc.More = pc.Articles[:MaxListed], true
+	}
+	for i := range pc.Categories {
+		if a := pc.Categories[i].Articles; len(a) > MaxListed {
+			pc.Categories[i].Articles, pc.More = a[:MaxListed], true
+		}
+	}
 	for {
 		b, err := json.Marshal(pc)
 		if err != nil {

@@ -99,7 +99,38 @@ func (s *Store) published(ctx context.Context, typ, slug string, withBody bool) 
 
 // Articles lists the published articles of typ (blog or help), newest
 // first (then by title), help articles with their category's title.
+//
+// The list is read once per version of the live set (each Refresh, which
+// every committed change causes on every edge) and shared: callers must not
+// change its elements. A blog of 10,000 articles would otherwise be read
+// and decoded for every page that lists some of them.
 func (s *Store) Articles(ctx context.Context, typ string) ([]Summary, error) {
+	v := s.pageSet().version
+	s.mu.Lock()
+	c := s.lists[typ]
+	s.mu.Unlock()
+	if v != 0 && c.version == v {
+		return c.list, nil
+	}
+	list, err := s.readArticles(ctx, typ)
+	if err == nil && v != 0 {
+		s.mu.Lock()
+		if s.lists == nil {
+			s.lists = map[string]articleList{}
+		}
+		s.lists[typ] = articleList{version: v, list: list}
+		s.mu.Unlock()
+	}
+	return list, err
+}
+
+// articleList is one type's list as read at a version of the live set.
+type articleList struct {
+	version uint64
+	list    []Summary
+}
+
+func (s *Store) readArticles(ctx context.Context, typ string) ([]Summary, error) {
 	rows, err := s.published(ctx, typ, "", false)
 	if err != nil {
 		return nil, err

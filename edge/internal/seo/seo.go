@@ -33,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -74,6 +75,11 @@ type Source interface {
 	Policies(ctx context.Context) ([]content.Policy, error)
 	Version() uint64
 }
+
+// MaxFeedItems is how many of the newest articles a feed carries: a
+// reader polls it, so it holds what is new, not the archive (a blog of
+// 10,000 articles would make every poll megabytes).
+const MaxFeedItems = 50
 
 // MaxSitemapURLs is the sitemap protocol's limit per file: past it
 // /sitemap.xml is an index of /sitemap-N.xml files of at most this many.
@@ -129,7 +135,7 @@ func (s *site) build(ctx context.Context, v uint64) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	feeds, err := buildFeeds(s.origin, blog)
+	feeds, err := buildFeeds(s.origin, blog[:min(len(blog), MaxFeedItems)])
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +158,22 @@ func Register(e interface {
 	// answering 503 meanwhile.
 	if _, err := st.current(context.Background()); err != nil {
 		slog.Warn("seo: the sitemap and feeds could not be built at start; they will be on a request", "err", err)
+	}
+	// Rebuilt as soon as the published content changes, not on the next
+	// request: a crawler never waits for a sitemap of 10,000 articles.
+	if w, ok := src.(interface{ AfterRefresh(func()) }); ok {
+		var pending atomic.Bool
+		w.AfterRefresh(func() {
+			if pending.Swap(true) {
+				return // one is on its way; it reads the newest version
+			}
+			go func() {
+				pending.Store(false)
+				if _, err := st.current(context.Background()); err != nil {
+					slog.Warn("seo: rebuilding the sitemap and feeds", "err", err)
+				}
+			}()
+		})
 	}
 	robots := []byte("User-agent: *\nDisallow: /api/\nDisallow: /staff\nDisallow: /preview/\n\nSitemap: " + origin + "/sitemap.xml\n")
 

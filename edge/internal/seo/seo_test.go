@@ -3,6 +3,7 @@ package seo_test
 import (
 	"context"
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -341,5 +342,41 @@ func TestASitemapPastItsLimitBecomesAnIndex(t *testing.T) {
 	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/sitemap-99.xml", nil))
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("a part past the last: %d, want 404", rec.Code)
+	}
+}
+
+// manyPosts is the store with n more blog posts, newest first.
+type manyPosts struct {
+	*content.Store
+	n int
+}
+
+func (m manyPosts) Articles(ctx context.Context, typ string) ([]content.Summary, error) {
+	list, err := m.Store.Articles(ctx, typ)
+	if err != nil || typ != content.TypeBlog {
+		return list, err
+	}
+	var more []content.Summary
+	for i := range m.n {
+		more = append(more, content.Summary{Slug: fmt.Sprintf("post-%d", i), Title: fmt.Sprintf("Post %d", i), Description: "A post.", Date: "2030-01-01", Category: "Growth"})
+	}
+	return append(more, list...), nil
+}
+
+// A feed reader polls the feeds: they carry the newest posts, not a
+// blog's whole archive, while the sitemap still lists every post.
+func TestFeedsCarryTheNewestPostsOnly(t *testing.T) {
+	e := echo.New()
+	if err := seo.Register(e, "https://omnibus.example", manyPosts{store(t), seo.MaxFeedItems + 10}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(get(t, e, "/rss.xml").Body.String(), "<item>"); n != seo.MaxFeedItems {
+		t.Errorf("the RSS feed has %d items, want the newest %d", n, seo.MaxFeedItems)
+	}
+	if n := strings.Count(get(t, e, "/atom.xml").Body.String(), "<entry>"); n != seo.MaxFeedItems {
+		t.Errorf("the Atom feed has %d entries, want the newest %d", n, seo.MaxFeedItems)
+	}
+	if body := get(t, e, "/sitemap.xml").Body.String(); !strings.Contains(body, "/blog/article/post-"+fmt.Sprint(seo.MaxFeedItems+9)+"<") {
+		t.Error("the sitemap left out a post the feeds leave out")
 	}
 }
