@@ -249,11 +249,24 @@ func (s *Store) Refresh(ctx context.Context) error {
 	ps.redirects = map[string]redirect{}
 	for _, rd := range rds {
 		status, _ := strconv.Atoi(rd.Fields["status"])
-		ps.redirects[strings.TrimSuffix(rd.Slug, "/")] = redirect{target: rd.Fields["target"], status: status}
+		ps.redirects[redirectKey(rd.Slug)] = redirect{target: rd.Fields["target"], status: status}
 	}
 	ps.version = s.version.Add(1)
 	s.pages.Store(ps)
 	return nil
+}
+
+// redirectKey is the one spelling under which a redirect's source is kept
+// and looked up: lower case, without a trailing slash. Visitors and
+// crawlers type /Pricing or /pricing/ for /pricing, and each such variant
+// takes the redirect's one hop to its target (the address spellings of the
+// route table's pages are Canonical's, in the page cache; a redirect's
+// source is no page, so its spellings are answered here).
+func redirectKey(p string) string {
+	if len(p) > 1 {
+		p = strings.TrimSuffix(p, "/")
+	}
+	return strings.ToLower(p)
 }
 
 // Version changes with every Refresh: what is built from the published
@@ -265,11 +278,7 @@ func (s *Store) Version() uint64 { return s.pageSet().version }
 func (s *Store) Redirects(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			p := r.URL.Path
-			if len(p) > 1 {
-				p = strings.TrimSuffix(p, "/")
-			}
-			if rd, ok := s.pageSet().redirects[p]; ok {
+			if rd, ok := s.pageSet().redirects[redirectKey(r.URL.Path)]; ok {
 				if rd.status == http.StatusGone {
 					next.ServeHTTP(&goneWriter{ResponseWriter: w}, r)
 					return

@@ -3,6 +3,8 @@ package content_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -148,6 +150,7 @@ func TestRefusedFieldsAreNamed(t *testing.T) {
 			{"an empty body", content.TypeBlog, blogDraft("new-post", "T", " "), "body"},
 			{"a slug with capitals", content.TypeBlog, blogDraft("New-Post", "T", "B"), "slug"},
 			{"a redirect hiding a page", content.TypeRedirect, content.Draft{Slug: "/about", Fields: map[string]string{"target": "/blog", "status": "301"}}, "slug"},
+			{"a redirect hiding a page in another letter case (redirects match any case)", content.TypeRedirect, content.Draft{Slug: "/About/", Fields: map[string]string{"target": "/blog", "status": "301"}}, "slug"},
 			{"a redirect to itself", content.TypeRedirect, content.Draft{Slug: "/old", Fields: map[string]string{"target": "/old", "status": "301"}}, "target"},
 			{"a redirect to a redirect (a chain)", content.TypeRedirect, content.Draft{Slug: "/old", Fields: map[string]string{"target": "/pricing", "status": "301"}}, "target"},
 			{"a redirect to no page", content.TypeRedirect, content.Draft{Slug: "/old", Fields: map[string]string{"target": "/nowhere", "status": "301"}}, "target"},
@@ -373,4 +376,35 @@ func TestAScheduledPublishFiresOnceAcrossSeveralEdges(t *testing.T) {
 func poll(t *testing.T, cond func() bool, msg string) {
 	t.Helper()
 	pollpkg.Until(t, 15*time.Second, cond, "%s", msg)
+}
+
+// Visitors and crawlers type a redirected address in other letter cases and
+// with a trailing slash: each lands on the redirect's target in one 301 hop
+// (the query kept), not on the not-found page.
+func TestARedirectAnswersEverySpellingOfItsSourceInOneHop(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		s := seeded(t, db)
+		if err := s.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		h := s.Redirects(http.NotFoundHandler())
+		for path, want := range map[string]string{
+			"/pricing":             "/old-pricing",
+			"/Pricing":             "/old-pricing",
+			"/Pricing/":            "/old-pricing",
+			"/PRICING/?utm_a=b":    "/old-pricing?utm_a=b",
+			"/pricing/?plan=basic": "/old-pricing?plan=basic",
+		} {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+			if w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != want {
+				t.Errorf("GET %s: %d %q, want 301 to %s", path, w.Code, w.Header().Get("Location"), want)
+			}
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/old-pricing", nil))
+		if w.Code != http.StatusNotFound {
+			t.Errorf("the target itself was answered %d by the redirects", w.Code)
+		}
+	})
 }
