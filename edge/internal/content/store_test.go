@@ -408,3 +408,63 @@ func TestARedirectAnswersEverySpellingOfItsSourceInOneHop(t *testing.T) {
 		}
 	})
 }
+
+// A content page answers Last-Modified from its content's own date (what
+// the page shows as published or updated), never the time it was rendered:
+// an article its updated day, the blog its newest article, a policy its
+// date, a help category its newest article or its categories' text.
+func TestContentPagesCarryTheirContentsDateAsLastModified(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		s := seeded(t, db)
+		blog, err := s.Articles(ctx, content.TypeBlog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newest := ""
+		for _, a := range blog {
+			newest = max(newest, a.Modified())
+		}
+		policies, err := s.Policies(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		help, err := s.Articles(ctx, content.TypeHelp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		httpDay := func(day string) string {
+			d, err := time.Parse(time.DateOnly, day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.Format(http.TimeFormat)
+		}
+		want := map[string]string{
+			"/blog":                                  httpDay(newest),
+			"/blog/article/" + blog[0].Slug:          httpDay(blog[0].Modified()),
+			"/" + policies[0].Slug:                   httpDay(policies[0].Date),
+			"/help/category/article/" + help[0].Slug: httpDay(help[0].Modified()),
+		}
+		h := s.PageData(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("page")) }))
+		for path, lm := range want {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+			if got := w.Header().Get("Last-Modified"); got != lm {
+				t.Errorf("%s: Last-Modified %q, want %q", path, got, lm)
+			}
+		}
+		// A help category: a day no earlier than its newest article's.
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/help/category/"+help[0].Category, nil))
+		if got, err := http.ParseTime(w.Header().Get("Last-Modified")); err != nil || got.Format(time.DateOnly) < help[0].Modified() {
+			t.Errorf("help category %s: Last-Modified %q, want a day from %s", help[0].Category, w.Header().Get("Last-Modified"), help[0].Modified())
+		}
+		// A page that shows no content has none.
+		w = httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/features", nil))
+		if got := w.Header().Get("Last-Modified"); got != "" {
+			t.Errorf("/features: Last-Modified %q, want none from the content store", got)
+		}
+	})
+}
