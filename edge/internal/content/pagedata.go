@@ -197,7 +197,7 @@ func (s *Store) PreviewContent(ctx context.Context, it Item, expires time.Time) 
 	case TypePolicy:
 		pc.Policy = &Policy{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"], Date: r.Fields["date"], HTML: r.HTML}
 	case TypeHelpCategory:
-		c := Category{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"]}
+		c := Category{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"], Intro: r.Fields["intro"]}
 		pc.Category = &c
 		all, err := s.Articles(ctx, TypeHelp)
 		if err != nil {

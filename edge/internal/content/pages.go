@@ -48,7 +48,10 @@ type Category struct {
 	Slug        string `json:"slug"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
-	position    int
+	// Intro is the category page's introduction (plain text): what the
+	// topic covers, in a few sentences.
+	Intro    string `json:"intro,omitempty"`
+	position int
 }
 
 // Policy is a policy page.
@@ -141,7 +144,7 @@ func (s *Store) Categories(ctx context.Context) ([]Category, error) {
 	for _, r := range rows {
 		f := fieldsOf(r.Fields)
 		pos, _ := strconv.Atoi(f["position"])
-		out = append(out, Category{Slug: r.Slug, Title: f["title"], Description: f["description"], position: pos})
+		out = append(out, Category{Slug: r.Slug, Title: f["title"], Description: f["description"], Intro: f["intro"], position: pos})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].position != out[j].position {
@@ -175,7 +178,7 @@ func (s *Store) category(ctx context.Context, slug string) (Category, bool, erro
 		return Category{}, false, err
 	}
 	f := fieldsOf(rows[0].Fields)
-	return Category{Slug: slug, Title: f["title"], Description: f["description"]}, true, nil
+	return Category{Slug: slug, Title: f["title"], Description: f["description"], Intro: f["intro"]}, true, nil
 }
 
 // Live is one live item: its type, slug and fields, and when it last changed.

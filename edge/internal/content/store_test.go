@@ -468,3 +468,26 @@ func TestContentPagesCarryTheirContentsDateAsLastModified(t *testing.T) {
 		}
 	})
 }
+
+// Each help category page opens with an introduction of its own (40 to 80
+// words of the category's content), so it is more than a title and a list
+// of links: a searcher landing there learns what the topic covers.
+func TestEveryHelpCategoryPageHasAnIntroduction(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		s := seeded(t, db)
+		cats, err := s.Categories(ctx)
+		if err != nil || len(cats) == 0 {
+			t.Fatalf("%d categories, %v", len(cats), err)
+		}
+		for _, c := range cats {
+			pc, err := s.PageContentFor(ctx, "/help/category/"+c.Slug)
+			if err != nil || pc == nil || pc.Category == nil {
+				t.Fatalf("%s: %v", c.Slug, err)
+			}
+			if n := len(strings.Fields(pc.Category.Intro)); n < 40 || n > 80 {
+				t.Errorf("%s: an introduction of %d words, want 40 to 80: %q", c.Slug, n, pc.Category.Intro)
+			}
+		}
+	})
+}
