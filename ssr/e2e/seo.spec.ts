@@ -401,6 +401,12 @@ for (const feeds of [
     // An article page names the same feeds.
     const onArticle = shown(await crawl(request, articles[0])).doc.querySelectorAll('link[rel="alternate"]');
     expect([...onArticle].map((l) => l.getAttribute("href")).sort()).toEqual(alternates.map((a) => a.href).sort());
+    // The article page is dated by its content: Last-Modified is a day the page shows (through the edge's page cache).
+    for (let i = 0; i < 2; i++) {
+      const lastModified = (await request.get(articles[0], { headers: GOOGLEBOT })).headers()["last-modified"] ?? "";
+      expect(Number.isNaN(Date.parse(lastModified)), `${articles[0]} Last-Modified ${lastModified}`).toBe(false);
+      expect(shown(await crawl(request, articles[0])).times, articles[0]).toContain(new Date(lastModified).toISOString().slice(0, 10));
+    }
 
     const parser = new Parser({ customFields: { feed: ["language"], item: ["dc:creator"] } });
     for (const { type, href } of alternates) {
