@@ -4,13 +4,14 @@
 // JSON-LD (JSON.parse, checked against Google's structured-data guidelines
 // type by type, and against what the page shows) and its link preview
 // (open-graph-scraper, with the image fetched and measured by image-size),
-// and the blog's feeds (rss-parser).
+// and the blog's and help centre's feeds (rss-parser).
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { imageSize } from "image-size";
 import { JSDOM } from "jsdom";
 import ogs from "open-graph-scraper";
 import Parser from "rss-parser";
+import site from "../../shared/content/site.json" with { type: "json" };
 
 const GOOGLEBOT = { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
 
@@ -386,39 +387,62 @@ function checkAtom(xml: string, self: string, page: string, where: string) {
   expect(text(feed.updated), `${where}: the feed changed when its newest entry did`).toBe(newest);
 }
 
-test("the blog announces its RSS and Atom feeds; a feed reader parses each with every article", async ({ request, baseURL }) => {
-  test.setTimeout(120_000);
-  const articles = (await readSitemap(request)).map((u) => u.loc).filter((loc) => loc.startsWith(`${baseURL}/blog/article/`));
-  expect(articles.length).toBeGreaterThan(0);
-  const blog = shown(await crawl(request, `${baseURL}/blog`));
-  const alternates = [...blog.doc.querySelectorAll('link[rel="alternate"]')].map((l) => ({ type: l.getAttribute("type"), href: l.getAttribute("href") ?? "" }));
-  expect(alternates.map((a) => a.type).sort()).toEqual(["application/atom+xml", "application/rss+xml"]);
-  // An article page names the same feeds.
-  const onArticle = shown(await crawl(request, articles[0])).doc.querySelectorAll('link[rel="alternate"]');
-  expect([...onArticle].map((l) => l.getAttribute("href")).sort()).toEqual(alternates.map((a) => a.href).sort());
-
-  const parser = new Parser();
-  for (const { type, href } of alternates) {
-    expect(href.startsWith(`${baseURL}/`), href).toBe(true);
-    const res = await request.get(href);
-    expect(res.status(), href).toBe(200);
-    expect(res.headers()["content-type"]).toBe(`${type}; charset=utf-8`);
-    expect(res.headers()["cache-control"]).toMatch(/max-age=\d+/);
-    const xml = await res.text();
-    expect(XMLValidator.validate(xml), href).toBe(true);
-    if (type === "application/rss+xml") checkRss(xml, href, href);
-    else checkAtom(xml, href, `${baseURL}/blog`, href);
-    const feed = await parser.parseString(xml);
-    expect(feed.title).toBe(blog.title);
-    expect(feed.link).toBe(`${baseURL}/blog`);
-    expect(feed.feedUrl, `${href} names itself`).toBe(href);
-    expect(feed.items.map((i) => i.link).sort(), `${href} has every article`).toEqual([...articles].sort());
-    for (const item of feed.items) {
-      const article = shown(await crawl(request, item.link!));
-      expect(item.title, item.link).toBe(article.h1);
-      expect(item.contentSnippet ?? item.summary ?? item.content, item.link).toBe(article.description);
-      expect(isoDate(item.isoDate), item.link).toBe(true);
-      expect(article.times).toContain(item.isoDate!.slice(0, 10));
+for (const feeds of [
+  { name: "blog", page: "/blog", articles: "/blog/article/" },
+  { name: "help centre", page: "/help", articles: "/help/category/article/" },
+]) {
+  test(`the ${feeds.name} announces its RSS and Atom feeds; a feed reader parses each with every article, whole, in the site's language`, async ({ request, baseURL }) => {
+    test.setTimeout(120_000);
+    const articles = (await readSitemap(request)).map((u) => u.loc).filter((loc) => loc.startsWith(`${baseURL}${feeds.articles}`));
+    expect(articles.length).toBeGreaterThan(0);
+    const index = shown(await crawl(request, `${baseURL}${feeds.page}`));
+    const alternates = [...index.doc.querySelectorAll('link[rel="alternate"]')].map((l) => ({ type: l.getAttribute("type"), href: l.getAttribute("href") ?? "" }));
+    expect(alternates.map((a) => a.type).sort()).toEqual(["application/atom+xml", "application/rss+xml"]);
+    // An article page names the same feeds.
+    const onArticle = shown(await crawl(request, articles[0])).doc.querySelectorAll('link[rel="alternate"]');
+    expect([...onArticle].map((l) => l.getAttribute("href")).sort()).toEqual(alternates.map((a) => a.href).sort());
+    // The article page is dated by its content: Last-Modified is a day the page shows (through the edge's page cache).
+    for (let i = 0; i < 2; i++) {
+      const lastModified = (await request.get(articles[0], { headers: GOOGLEBOT })).headers()["last-modified"] ?? "";
+      expect(Number.isNaN(Date.parse(lastModified)), `${articles[0]} Last-Modified ${lastModified}`).toBe(false);
+      expect(shown(await crawl(request, articles[0])).times, articles[0]).toContain(new Date(lastModified).toISOString().slice(0, 10));
     }
-  }
-});
+
+    const parser = new Parser({ customFields: { feed: ["language"], item: ["dc:creator"] } });
+    for (const { type, href } of alternates) {
+      expect(href.startsWith(`${baseURL}/`), href).toBe(true);
+      const res = await request.get(href);
+      expect(res.status(), href).toBe(200);
+      expect(res.headers()["content-type"]).toBe(`${type}; charset=utf-8`);
+      expect(res.headers()["cache-control"]).toMatch(/max-age=\d+/);
+      // Dated by the newest article, as a reader's If-Modified-Since expects.
+      expect(Number.isNaN(Date.parse(res.headers()["last-modified"] ?? "")), `${href} Last-Modified`).toBe(false);
+      const xml = await res.text();
+      expect(XMLValidator.validate(xml), href).toBe(true);
+      const rss = type === "application/rss+xml";
+      if (rss) checkRss(xml, href, href);
+      else checkAtom(xml, href, `${baseURL}${feeds.page}`, href);
+      const lang = rss ? text((attrs.parse(xml).rss as Json).channel.language) : (attrs.parse(xml).feed as Json)["@xml:lang"];
+      expect(String(lang).toLowerCase(), `${href} language`).toBe(site.locale.toLowerCase());
+      const feed = await parser.parseString(xml);
+      expect(feed.title).toBe(index.title);
+      expect(feed.link).toBe(`${baseURL}${feeds.page}`);
+      expect(feed.feedUrl, `${href} names itself`).toBe(href);
+      expect(feed.items.map((i) => i.link).sort(), `${href} has every article`).toEqual([...articles].sort());
+      for (const item of feed.items) {
+        const article = shown(await crawl(request, item.link!));
+        expect(item.title, item.link).toBe(article.h1);
+        expect(rss ? item.contentSnippet : item.summary, item.link).toBe(article.description);
+        // The whole article: its first and last paragraphs are the page's.
+        const whole = new JSDOM(rss ? (item as Json)["content:encoded"] : item.content).window.document;
+        const paragraphs = [...whole.querySelectorAll("p")].map((p) => squash(p.textContent));
+        expect(paragraphs.length, `${item.link} content`).toBeGreaterThan(1);
+        expect(article.text, item.link).toContain(paragraphs[0]);
+        expect(article.text, item.link).toContain(paragraphs[paragraphs.length - 1]);
+        if (rss) expect((item as Json)["dc:creator"], `${item.link} author`).toBe("Omnibus");
+        expect(isoDate(item.isoDate), item.link).toBe(true);
+        expect(article.times).toContain(item.isoDate!.slice(0, 10));
+      }
+    }
+  });
+}

@@ -516,3 +516,35 @@ func TestBypassStillStreams(t *testing.T) {
 		t.Fatalf("shell not streamed before the rest: %q %v", buf, err)
 	}
 }
+
+// A content page carries its content's date as Last-Modified (set in front
+// of the renderer by the content store's layer): the stored copy keeps it,
+// and a crawler asking If-Modified-Since that day or later gets 304 without
+// the body; an older date gets the page.
+func TestAStoredPageKeepsItsLastModifiedAndAnswersIfModifiedSince(t *testing.T) {
+	c, _ := newTestCache(t, DefaultMaxBytes)
+	const day = "Sat, 21 Nov 2026 00:00:00 GMT"
+	h := c.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Last-Modified", day)
+		(&renderer{}).ServeHTTP(w, r)
+	}))
+	expect(t, get(h, "/blog/article/x"), 200, "MISS")
+	w := get(h, "/blog/article/x")
+	expect(t, w, 200, "HIT")
+	if got := w.Header().Get("Last-Modified"); got != day {
+		t.Fatalf("a stored page's Last-Modified is %q, want %q", got, day)
+	}
+	w = get(h, "/blog/article/x", header("If-Modified-Since", day))
+	if w.Code != http.StatusNotModified || w.Body.Len() != 0 {
+		t.Errorf("If-Modified-Since the content's day: %d with %d bytes, want 304 and none", w.Code, w.Body.Len())
+	}
+	w = get(h, "/blog/article/x", header("If-Modified-Since", "Fri, 20 Nov 2026 00:00:00 GMT"))
+	if w.Code != http.StatusOK || w.Body.Len() == 0 {
+		t.Errorf("If-Modified-Since the day before: %d, want the page", w.Code)
+	}
+	// An ETag that does not match decides over a date that would.
+	w = get(h, "/blog/article/x", header("If-Modified-Since", day), header("If-None-Match", `"other"`))
+	if w.Code != http.StatusOK {
+		t.Errorf("a stale If-None-Match with a fresh If-Modified-Since: %d, want the page", w.Code)
+	}
+}

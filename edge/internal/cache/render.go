@@ -266,9 +266,11 @@ func personal(h http.Header) string {
 }
 
 // perResponse are headers the cache sets itself on every answer, so the
-// renderer's copies are not kept.
+// renderer's copies are not kept. Last-Modified is kept: the content
+// store's layer sets it from the page's content date (content.PageData),
+// and a stored page answers If-Modified-Since with it (serve).
 var perResponse = []string{
-	"Cache-Control", "Age", "Date", "Expires", "ETag", "Last-Modified", "Vary",
+	"Cache-Control", "Age", "Date", "Expires", "ETag", "Vary",
 	"Content-Length", "Content-Encoding", "Transfer-Encoding", "Connection",
 	"Keep-Alive", "Set-Cookie", "X-Cache", "Retry-After", "X-Request-Id", "Trailer",
 }

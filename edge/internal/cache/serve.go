@@ -160,7 +160,10 @@ func serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string, age 
 	}
 	if e.status == http.StatusOK {
 		h["Etag"] = v.etagHeader
-		if inm := first(r.Header["If-None-Match"]); inm != "" && notModified(inm, v.etag) {
+		// If-None-Match decides when sent; else If-Modified-Since against
+		// the page's content date (RFC 9110 13.2.2): what crawlers send.
+		inm := first(r.Header["If-None-Match"])
+		if inm != "" && notModified(inm, v.etag) || inm == "" && unmodifiedSince(r, h) {
 			delete(h, "Content-Type")
 			w.WriteHeader(http.StatusNotModified)
 			return
@@ -174,6 +177,18 @@ func serve(w http.ResponseWriter, r *http.Request, e *entry, xcache string, age 
 	if r.Method != http.MethodHead {
 		w.Write(v.body)
 	}
+}
+
+// unmodifiedSince reports a request's If-Modified-Since at or after the
+// answer's Last-Modified (both HTTP dates, to the second).
+func unmodifiedSince(r *http.Request, h http.Header) bool {
+	ims, lm := first(r.Header["If-Modified-Since"]), first(h["Last-Modified"])
+	if ims == "" || lm == "" {
+		return false
+	}
+	since, err1 := http.ParseTime(ims)
+	mod, err2 := http.ParseTime(lm)
+	return err1 == nil && err2 == nil && !mod.After(since)
 }
 
 // notModified evaluates If-None-Match against etag (weak comparison, as the

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"omnibus/edge/internal/security"
 	"strings"
+	"sync"
 	"time"
 
 	"omnibus/shared"
@@ -196,7 +197,7 @@ func (s *Store) PreviewContent(ctx context.Context, it Item, expires time.Time) 
 	case TypePolicy:
 		pc.Policy = &Policy{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"], Date: r.Fields["date"], HTML: r.HTML}
 	case TypeHelpCategory:
-		c := Category{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"]}
+		c := Category{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"], Intro: r.Fields["intro"]}
 		pc.Category = &c
 		all, err := s.Articles(ctx, TypeHelp)
 		if err != nil {
@@ -216,6 +217,48 @@ func (s *Store) PreviewContent(ctx context.Context, it Item, expires time.Time) 
 
 // MaxListed is the most articles one list page is sent (newest first).
 const MaxListed = 500
+
+// categoriesDay is the day the help categories' texts last changed in the
+// repository (shared/content-dates.json, as git recorded it): a category
+// page shows its title and introduction besides its articles.
+var categoriesDay = sync.OnceValue(func() string {
+	var dates struct {
+		Files map[string]string `json:"files"`
+	}
+	_ = json.Unmarshal(shared.ContentDatesJSON, &dates)
+	return dates.Files["content/help/categories.json"]
+})
+
+// Modified is the day what the page shows last changed, from the content's
+// own dates: an article's updated (else published) day, a policy's date, a
+// list's newest article (a help page's also its categories' texts). Zero
+// when the content has no date. The page answers it as Last-Modified, so a
+// crawler's If-Modified-Since finds an unchanged page unchanged.
+func (pc *PageContent) Modified() time.Time {
+	day := ""
+	if pc.Article != nil {
+		day = max(day, pc.Article.Modified())
+	}
+	if pc.Policy != nil {
+		day = max(day, pc.Policy.Date)
+	}
+	for _, a := range pc.Articles {
+		day = max(day, a.Modified())
+	}
+	for _, c := range pc.Categories {
+		for _, a := range c.Articles {
+			day = max(day, a.Modified())
+		}
+	}
+	if pc.Article == nil && (pc.Category != nil || len(pc.Categories) > 0) {
+		day = max(day, categoriesDay())
+	}
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
 
 // Encode is the header's value: base64url JSON, lists cut until it fits
 // MaxContentHeaderBytes (More says so).
@@ -283,6 +326,9 @@ func (s *Store) PageData(next http.Handler) http.Handler {
 		}
 		pc, err := s.PageContentFor(r.Context(), r.URL.Path)
 		if err == nil && pc != nil {
+			if t := pc.Modified(); !t.IsZero() {
+				w.Header().Set("Last-Modified", t.UTC().Format(http.TimeFormat))
+			}
 			var v string
 			if v, err = pc.Encode(); err == nil {
 				r.Header.Set(ContentHeader, v)

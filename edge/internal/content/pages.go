@@ -48,7 +48,10 @@ type Category struct {
 	Slug        string `json:"slug"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
-	position    int
+	// Intro is the category page's introduction (plain text): what the
+	// topic covers, in a few sentences.
+	Intro    string `json:"intro,omitempty"`
+	position int
 }
 
 // Policy is a policy page.
@@ -172,7 +175,7 @@ func (s *Store) Categories(ctx context.Context) ([]Category, error) {
 	for _, r := range rows {
 		f := fieldsOf(r.Fields)
 		pos, _ := strconv.Atoi(f["position"])
-		out = append(out, Category{Slug: r.Slug, Title: f["title"], Description: f["description"], position: pos})
+		out = append(out, Category{Slug: r.Slug, Title: f["title"], Description: f["description"], Intro: f["intro"], position: pos})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].position != out[j].position {
@@ -206,7 +209,7 @@ func (s *Store) category(ctx context.Context, slug string) (Category, bool, erro
 		return Category{}, false, err
 	}
 	f := fieldsOf(rows[0].Fields)
-	return Category{Slug: slug, Title: f["title"], Description: f["description"]}, true, nil
+	return Category{Slug: slug, Title: f["title"], Description: f["description"], Intro: f["intro"]}, true, nil
 }
 
 // Live is one live item: its type, slug and fields, and when it last changed.
@@ -289,7 +292,7 @@ func (s *Store) Refresh(ctx context.Context) error {
 	ps.redirects = map[string]redirect{}
 	for _, rd := range rds {
 		status, _ := strconv.Atoi(rd.Fields["status"])
-		ps.redirects[strings.TrimSuffix(rd.Slug, "/")] = redirect{target: rd.Fields["target"], status: status}
+		ps.redirects[redirectKey(rd.Slug)] = redirect{target: rd.Fields["target"], status: status}
 	}
 	links, err := s.LiveItems(ctx, TypeCampaignLink)
 	if err != nil {
@@ -323,6 +326,19 @@ func (s *Store) AfterRefresh(fn func()) {
 	s.afterRefresh = append(s.afterRefresh, fn)
 }
 
+// redirectKey is the one spelling under which a redirect's source is kept
+// and looked up: lower case, without a trailing slash. Visitors and
+// crawlers type /Pricing or /pricing/ for /pricing, and each such variant
+// takes the redirect's one hop to its target (the address spellings of the
+// route table's pages are Canonical's, in the page cache; a redirect's
+// source is no page, so its spellings are answered here).
+func redirectKey(p string) string {
+	if len(p) > 1 {
+		p = strings.TrimSuffix(p, "/")
+	}
+	return strings.ToLower(p)
+}
+
 // Version changes with every Refresh: what is built from the published
 // items (the sitemap, the feeds) is rebuilt when it moved.
 func (s *Store) Version() uint64 { return s.pageSet().version }
@@ -332,11 +348,7 @@ func (s *Store) Version() uint64 { return s.pageSet().version }
 func (s *Store) Redirects(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			p := r.URL.Path
-			if len(p) > 1 {
-				p = strings.TrimSuffix(p, "/")
-			}
-			if rd, ok := s.pageSet().redirects[p]; ok {
+			if rd, ok := s.pageSet().redirects[redirectKey(r.URL.Path)]; ok {
 				if rd.status == http.StatusGone {
 					next.ServeHTTP(&goneWriter{ResponseWriter: w}, r)
 					return

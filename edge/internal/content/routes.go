@@ -54,7 +54,7 @@ func affected(typ string, slugs []string, extra ...string) []string {
 		add(routes().blogLists...)
 		add("/rss.xml", "/atom.xml", "/sitemap.xml")
 	case TypeHelp, TypeHelpCategory:
-		add("/help", "/help-centre", "/sitemap.xml")
+		add("/help", "/help-centre", "/help/rss.xml", "/help/atom.xml", "/sitemap.xml")
 	case TypePolicy:
 		add("/sitemap.xml")
 	}

@@ -88,7 +88,7 @@ func Seeds() ([]seed, error) {
 		return nil, err
 	}
 	for i, c := range cats {
-		add(TypeHelpCategory, Draft{Slug: c.Slug, Fields: map[string]string{"title": c.Title, "description": c.Description, "position": strconv.Itoa(i)}})
+		add(TypeHelpCategory, Draft{Slug: c.Slug, Fields: map[string]string{"title": c.Title, "description": c.Description, "intro": c.Intro, "position": strconv.Itoa(i)}})
 	}
 	for _, src := range []struct{ typ, dir string }{{TypeBlog, "content/blog"}, {TypeHelp, "content/help"}, {TypePolicy, "content/policies"}} {
 		names, err := fs.Glob(shared.Articles, path.Join(src.dir, "*.md"))

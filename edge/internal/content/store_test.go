@@ -3,6 +3,8 @@ package content_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -148,6 +150,7 @@ func TestRefusedFieldsAreNamed(t *testing.T) {
 			{"an empty body", content.TypeBlog, blogDraft("new-post", "T", " "), "body"},
 			{"a slug with capitals", content.TypeBlog, blogDraft("New-Post", "T", "B"), "slug"},
 			{"a redirect hiding a page", content.TypeRedirect, content.Draft{Slug: "/about", Fields: map[string]string{"target": "/blog", "status": "301"}}, "slug"},
+			{"a redirect hiding a page in another letter case (redirects match any case)", content.TypeRedirect, content.Draft{Slug: "/About/", Fields: map[string]string{"target": "/blog", "status": "301"}}, "slug"},
 			{"a redirect to itself", content.TypeRedirect, content.Draft{Slug: "/old", Fields: map[string]string{"target": "/old", "status": "301"}}, "target"},
 			{"a redirect to a redirect (a chain)", content.TypeRedirect, content.Draft{Slug: "/old", Fields: map[string]string{"target": "/pricing", "status": "301"}}, "target"},
 			{"a redirect to no page", content.TypeRedirect, content.Draft{Slug: "/old", Fields: map[string]string{"target": "/nowhere", "status": "301"}}, "target"},
@@ -373,4 +376,118 @@ func TestAScheduledPublishFiresOnceAcrossSeveralEdges(t *testing.T) {
 func poll(t *testing.T, cond func() bool, msg string) {
 	t.Helper()
 	pollpkg.Until(t, 15*time.Second, cond, "%s", msg)
+}
+
+// Visitors and crawlers type a redirected address in other letter cases and
+// with a trailing slash: each lands on the redirect's target in one 301 hop
+// (the query kept), not on the not-found page.
+func TestARedirectAnswersEverySpellingOfItsSourceInOneHop(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		s := seeded(t, db)
+		if err := s.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		h := s.Redirects(http.NotFoundHandler())
+		for path, want := range map[string]string{
+			"/pricing":             "/old-pricing",
+			"/Pricing":             "/old-pricing",
+			"/Pricing/":            "/old-pricing",
+			"/PRICING/?utm_a=b":    "/old-pricing?utm_a=b",
+			"/pricing/?plan=basic": "/old-pricing?plan=basic",
+		} {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+			if w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != want {
+				t.Errorf("GET %s: %d %q, want 301 to %s", path, w.Code, w.Header().Get("Location"), want)
+			}
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/old-pricing", nil))
+		if w.Code != http.StatusNotFound {
+			t.Errorf("the target itself was answered %d by the redirects", w.Code)
+		}
+	})
+}
+
+// A content page answers Last-Modified from its content's own date (what
+// the page shows as published or updated), never the time it was rendered:
+// an article its updated day, the blog its newest article, a policy its
+// date, a help category its newest article or its categories' text.
+func TestContentPagesCarryTheirContentsDateAsLastModified(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		s := seeded(t, db)
+		blog, err := s.Articles(ctx, content.TypeBlog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newest := ""
+		for _, a := range blog {
+			newest = max(newest, a.Modified())
+		}
+		policies, err := s.Policies(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		help, err := s.Articles(ctx, content.TypeHelp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		httpDay := func(day string) string {
+			d, err := time.Parse(time.DateOnly, day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.Format(http.TimeFormat)
+		}
+		want := map[string]string{
+			"/blog":                                  httpDay(newest),
+			"/blog/article/" + blog[0].Slug:          httpDay(blog[0].Modified()),
+			"/" + policies[0].Slug:                   httpDay(policies[0].Date),
+			"/help/category/article/" + help[0].Slug: httpDay(help[0].Modified()),
+		}
+		h := s.PageData(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("page")) }))
+		for path, lm := range want {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+			if got := w.Header().Get("Last-Modified"); got != lm {
+				t.Errorf("%s: Last-Modified %q, want %q", path, got, lm)
+			}
+		}
+		// A help category: a day no earlier than its newest article's.
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/help/category/"+help[0].Category, nil))
+		if got, err := http.ParseTime(w.Header().Get("Last-Modified")); err != nil || got.Format(time.DateOnly) < help[0].Modified() {
+			t.Errorf("help category %s: Last-Modified %q, want a day from %s", help[0].Category, w.Header().Get("Last-Modified"), help[0].Modified())
+		}
+		// A page that shows no content has none.
+		w = httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/features", nil))
+		if got := w.Header().Get("Last-Modified"); got != "" {
+			t.Errorf("/features: Last-Modified %q, want none from the content store", got)
+		}
+	})
+}
+
+// Each help category page opens with an introduction of its own (40 to 80
+// words of the category's content), so it is more than a title and a list
+// of links: a searcher landing there learns what the topic covers.
+func TestEveryHelpCategoryPageHasAnIntroduction(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		s := seeded(t, db)
+		cats, err := s.Categories(ctx)
+		if err != nil || len(cats) == 0 {
+			t.Fatalf("%d categories, %v", len(cats), err)
+		}
+		for _, c := range cats {
+			pc, err := s.PageContentFor(ctx, "/help/category/"+c.Slug)
+			if err != nil || pc == nil || pc.Category == nil {
+				t.Fatalf("%s: %v", c.Slug, err)
+			}
+			if n := len(strings.Fields(pc.Category.Intro)); n < 40 || n > 80 {
+				t.Errorf("%s: an introduction of %d words, want 40 to 80: %q", c.Slug, n, pc.Category.Intro)
+			}
+		}
+	})
 }

@@ -72,6 +72,7 @@ var Specs = map[string]TypeSpec{
 	TypeHelpCategory: {Type: TypeHelpCategory, SlugRule: "contentSlug", Fields: []FieldSpec{
 		{Name: "title", Required: true, Kind: "text", Rule: "contentTitle"},
 		{Name: "description", Required: true, Kind: "textarea", Rule: "contentDescription"},
+		{Name: "intro", Kind: "textarea", Rule: "contentDescription"},
 		{Name: "position", Kind: "number"},
 	}},
 	TypePolicy: {Type: TypePolicy, Body: true, SlugRule: "contentSlug", Fields: articleFields[:3]},

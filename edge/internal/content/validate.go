@@ -121,7 +121,9 @@ func (s *Store) validateRedirect(tx *gorm.DB, id uint64, d *Draft, fe FieldError
 				fe["slug"] = "This address belongs to the site itself."
 			}
 		}
-		if fe["slug"] == "" && s.isPage(tx, from) {
+		// Redirects are looked up in any letter case (redirectKey), so /About
+		// would take /about's visitors.
+		if fe["slug"] == "" && (s.isPage(tx, from) || s.isPage(tx, redirectKey(from))) {
 			fe["slug"] = "A page of the site lives at this address: a redirect may not hide it."
 		}
 		if fe["slug"] == "" {

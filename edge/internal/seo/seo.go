@@ -1,6 +1,7 @@
-// Package seo answers /sitemap.xml, /robots.txt and the blog's feeds
+// Package seo answers /sitemap.xml, /robots.txt, the blog's feeds
 // (/rss.xml, RSS 2.0; /atom.xml, Atom; /feed.xml and /feed redirect to
-// /rss.xml) from the shared route table and
+// /rss.xml) and the help centre's (/help/rss.xml, /help/atom.xml;
+// /help/feed.xml redirects) from the shared route table and
 // content, with absolute URLs on PUBLIC_URL. The sitemap and the feeds are
 // built from the content store's published items, again on the first
 // request after they changed (Source.Version).
@@ -73,6 +74,7 @@ type Source interface {
 	Articles(ctx context.Context, typ string) ([]content.Summary, error)
 	Categories(ctx context.Context) ([]content.Category, error)
 	Policies(ctx context.Context) ([]content.Policy, error)
+	Article(ctx context.Context, typ, slug string) (content.Article, bool, error)
 	Version() uint64
 }
 
@@ -90,8 +92,9 @@ var MaxSitemapURLs = 50000
 type built struct {
 	version  uint64
 	sitemaps [][]byte // [0] is /sitemap.xml (the index when there are more)
-	feeds    *builtFeeds
-	at       time.Time
+	// sitemapMod are their Last-Modified: the newest lastmod each lists.
+	sitemapMod []time.Time
+	feeds      map[string]*builtFeeds // by feedSpec.route
 }
 
 type site struct {
@@ -131,15 +134,48 @@ func (s *site) build(ctx context.Context, v uint64) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	blog, err := s.src.Articles(ctx, content.TypeBlog)
-	if err != nil {
-		return nil, err
+	b := &built{version: v, sitemaps: sitemaps, sitemapMod: sitemapDates(pages), feeds: map[string]*builtFeeds{}}
+	for _, spec := range feedSpecs {
+		list, err := s.src.Articles(ctx, spec.typ)
+		if err != nil {
+			return nil, err
+		}
+		list = list[:min(len(list), MaxFeedItems)] // newest first
+		full := make([]content.Article, 0, len(list))
+		for _, sm := range list {
+			a, ok, err := s.src.Article(ctx, spec.typ, sm.Slug)
+			if err != nil {
+				return nil, err
+			}
+			if ok { // else unpublished since the list was read
+				full = append(full, a)
+			}
+		}
+		if b.feeds[spec.route], err = buildFeeds(s.origin, spec, full); err != nil {
+			return nil, err
+		}
 	}
-	feeds, err := buildFeeds(s.origin, blog[:min(len(blog), MaxFeedItems)])
-	if err != nil {
-		return nil, err
+	return b, nil
+}
+
+// sitemapDates are the Last-Modified of buildSitemaps' files: the newest
+// lastmod of the pages each lists (the index: of them all).
+func sitemapDates(pages []Page) []time.Time {
+	newest := func(ps []Page) time.Time {
+		last := ""
+		for _, p := range ps {
+			last = max(last, p.LastMod)
+		}
+		t, _ := time.Parse(time.DateOnly, last)
+		return t
 	}
-	return &built{version: v, sitemaps: sitemaps, feeds: feeds, at: time.Now()}, nil
+	out := []time.Time{newest(pages)}
+	if len(pages) > MaxSitemapURLs {
+		for i := 0; i < len(pages); i += MaxSitemapURLs {
+			out = append(out, newest(pages[i:min(i+MaxSitemapURLs, len(pages))]))
+		}
+	}
+	return out
 }
 
 // Register adds GET /sitemap.xml (and /sitemap-N.xml past MaxSitemapURLs),
@@ -178,28 +214,41 @@ func Register(e interface {
 	robots := []byte("User-agent: *\nDisallow: /api/\nDisallow: /staff\nDisallow: /preview/\n\nSitemap: " + origin + "/sitemap.xml\n")
 
 	getHead := []string{http.MethodGet, http.MethodHead}
-	answer := func(contentType string, pick func(b *built) ([]byte, string)) echo.HandlerFunc {
+	answer := func(contentType string, pick func(b *built) ([]byte, string, time.Time)) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			b, err := st.current(c.Request().Context())
 			if err != nil {
 				c.Response().Header().Set("Retry-After", "5")
 				return c.String(http.StatusServiceUnavailable, "The content cannot be read right now. Please try again.\n")
 			}
-			body, cacheControl := pick(b)
+			body, cacheControl, modified := pick(b)
 			if body == nil {
 				return c.String(http.StatusNotFound, "Not found\n")
 			}
-			serve(contentType, cacheControl, body, b.at)(c)
+			serve(contentType, cacheControl, body, modified)(c)
 			return nil
 		}
 	}
 	xmlType := "application/xml; charset=utf-8"
-	e.Match(getHead, "/sitemap.xml", answer(xmlType, func(b *built) ([]byte, string) { return b.sitemaps[0], "public, max-age=3600" }))
-	e.Match(getHead, "/robots.txt", serve("text/plain; charset=utf-8", "public, max-age=3600", robots, time.Now()))
-	e.Match(getHead, RSSPath, answer("application/rss+xml; charset=utf-8", func(b *built) ([]byte, string) { return b.feeds.rss, b.feeds.cacheControl }))
-	e.Match(getHead, AtomPath, answer("application/atom+xml; charset=utf-8", func(b *built) ([]byte, string) { return b.feeds.atom, b.feeds.cacheControl }))
-	for _, alias := range feedAliases {
-		e.Match(getHead, alias, func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, RSSPath) })
+	e.Match(getHead, "/sitemap.xml", answer(xmlType, func(b *built) ([]byte, string, time.Time) {
+		return b.sitemaps[0], "public, max-age=3600", b.sitemapMod[0]
+	}))
+	// robots.txt is made of the code and PUBLIC_URL, no content: it has no
+	// date of its own to give (its ETag revalidates it).
+	e.Match(getHead, "/robots.txt", serve("text/plain; charset=utf-8", "public, max-age=3600", robots, time.Time{}))
+	for _, spec := range feedSpecs {
+		route, rssPath := spec.route, spec.rss
+		e.Match(getHead, spec.rss, answer("application/rss+xml; charset=utf-8", func(b *built) ([]byte, string, time.Time) {
+			f := b.feeds[route]
+			return f.rss, f.cacheControl, f.modified
+		}))
+		e.Match(getHead, spec.atom, answer("application/atom+xml; charset=utf-8", func(b *built) ([]byte, string, time.Time) {
+			f := b.feeds[route]
+			return f.atom, f.cacheControl, f.modified
+		}))
+		for _, alias := range spec.aliases {
+			e.Match(getHead, alias, func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, rssPath) })
+		}
 	}
 	// The parts of a sitemap index: /sitemap-1.xml ...
 	e.Match(getHead, "/sitemap-:part", func(c echo.Context) error {
@@ -207,18 +256,19 @@ func Register(e interface {
 		if err != nil || !strings.HasSuffix(c.Param("part"), ".xml") {
 			return c.String(http.StatusNotFound, "Not found\n")
 		}
-		return answer(xmlType, func(b *built) ([]byte, string) {
+		return answer(xmlType, func(b *built) ([]byte, string, time.Time) {
 			if n < 1 || n >= len(b.sitemaps) {
-				return nil, ""
+				return nil, "", time.Time{}
 			}
-			return b.sitemaps[n], "public, max-age=3600"
+			return b.sitemaps[n], "public, max-age=3600", b.sitemapMod[n]
 		})(c)
 	})
 	return nil
 }
 
-// serve answers with body: an ETag of its bytes lets a reader polling a
-// feed or the sitemap get 304 Not Modified.
+// serve answers with body: an ETag of its bytes, and its content's date
+// (modified, none when zero) as Last-Modified, let a reader polling a feed
+// or the sitemap get 304 Not Modified.
 func serve(contentType, cacheControl string, body []byte, modified time.Time) echo.HandlerFunc {
 	etag := fmt.Sprintf(`"%x"`, hash(body))
 	return func(c echo.Context) error {

@@ -363,6 +363,13 @@ func (m manyPosts) Articles(ctx context.Context, typ string) ([]content.Summary,
 	return append(more, list...), nil
 }
 
+func (m manyPosts) Article(ctx context.Context, typ, slug string) (content.Article, bool, error) {
+	if strings.HasPrefix(slug, "post-") {
+		return content.Article{Summary: content.Summary{Slug: slug, Title: "A post", Date: "2030-01-01"}, HTML: "<p>A post.</p>"}, true, nil
+	}
+	return m.Store.Article(ctx, typ, slug)
+}
+
 // A feed reader polls the feeds: they carry the newest posts, not a
 // blog's whole archive, while the sitemap still lists every post.
 func TestFeedsCarryTheNewestPostsOnly(t *testing.T) {
@@ -378,5 +385,114 @@ func TestFeedsCarryTheNewestPostsOnly(t *testing.T) {
 	}
 	if body := get(t, e, "/sitemap.xml").Body.String(); !strings.Contains(body, "/blog/article/post-"+fmt.Sprint(seo.MaxFeedItems+9)+"<") {
 		t.Error("the sitemap left out a post the feeds leave out")
+	}
+}
+
+// Both feeds, the blog's and the help centre's, carry each whole article
+// (the HTML its page shows, so a reader needs no visit), the site's
+// language and an author; and like the sitemap they are dated by their
+// content (Last-Modified: the newest article's change, the sitemap's newest
+// lastmod), never by when the edge started. robots.txt has no content date,
+// so it claims none.
+func TestFeedsCarryWholeArticlesLanguageAuthorAndContentDates(t *testing.T) {
+	s := store(t)
+	e := echo.New()
+	if err := seo.Register(e, "https://omnibus.example", s); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	httpDay := func(day string) string {
+		d, err := time.Parse(time.DateOnly, day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Format(http.TimeFormat)
+	}
+	for _, f := range []struct{ typ, rss, atom, page string }{
+		{content.TypeBlog, seo.RSSPath, seo.AtomPath, "/blog"},
+		{content.TypeHelp, seo.HelpRSSPath, seo.HelpAtomPath, "/help"},
+	} {
+		list, err := s.Articles(ctx, f.typ)
+		if err != nil || len(list) == 0 {
+			t.Fatalf("%s articles: %d, %v", f.typ, len(list), err)
+		}
+		newest := ""
+		for _, a := range list {
+			newest = max(newest, a.Modified())
+		}
+		first, _, err := s.Article(ctx, f.typ, list[0].Slug)
+		if err != nil || first.HTML == "" {
+			t.Fatalf("%s: %v", list[0].Slug, err)
+		}
+
+		rec := get(t, e, f.rss)
+		var rss struct {
+			Channel struct {
+				Link     string `xml:"link"`
+				Language string `xml:"language"`
+				Items    []struct {
+					Content string `xml:"http://purl.org/rss/1.0/modules/content/ encoded"`
+					Creator string `xml:"http://purl.org/dc/elements/1.1/ creator"`
+				} `xml:"item"`
+			} `xml:"channel"`
+		}
+		if err := xml.Unmarshal(rec.Body.Bytes(), &rss); err != nil {
+			t.Fatal(err)
+		}
+		ch := rss.Channel
+		if ch.Link != "https://omnibus.example"+f.page || ch.Language != "en-us" || len(ch.Items) != len(list) {
+			t.Fatalf("%s: link %q language %q, %d items for %d articles", f.rss, ch.Link, ch.Language, len(ch.Items), len(list))
+		}
+		if ch.Items[0].Content != first.HTML || ch.Items[0].Creator != "Omnibus" {
+			t.Errorf("%s: the first item's content %.80q by %q, want the article's HTML by Omnibus", f.rss, ch.Items[0].Content, ch.Items[0].Creator)
+		}
+		if lm := rec.Header().Get("Last-Modified"); lm != httpDay(newest) {
+			t.Errorf("%s: Last-Modified %q, want the newest article's %q", f.rss, lm, httpDay(newest))
+		}
+
+		rec = get(t, e, f.atom)
+		var atom struct {
+			Lang    string `xml:"http://www.w3.org/XML/1998/namespace lang,attr"`
+			Author  string `xml:"author>name"`
+			Entries []struct {
+				Content struct {
+					Type string `xml:"type,attr"`
+					Text string `xml:",chardata"`
+				} `xml:"content"`
+			} `xml:"entry"`
+		}
+		if err := xml.Unmarshal(rec.Body.Bytes(), &atom); err != nil {
+			t.Fatal(err)
+		}
+		if atom.Lang != "en-US" || atom.Author != "Omnibus" || len(atom.Entries) != len(list) {
+			t.Fatalf("%s: lang %q author %q, %d entries for %d articles", f.atom, atom.Lang, atom.Author, len(atom.Entries), len(list))
+		}
+		if c := atom.Entries[0].Content; c.Type != "html" || c.Text != first.HTML {
+			t.Errorf("%s: the first entry's content (%s) %.80q, want the article's HTML", f.atom, c.Type, c.Text)
+		}
+		if lm := rec.Header().Get("Last-Modified"); lm != httpDay(newest) {
+			t.Errorf("%s: Last-Modified %q, want %q", f.atom, lm, httpDay(newest))
+		}
+	}
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/help/feed.xml", nil))
+	if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != seo.HelpRSSPath {
+		t.Errorf("/help/feed.xml: %d %q, want 301 to %s", rec.Code, rec.Header().Get("Location"), seo.HelpRSSPath)
+	}
+
+	var doc sitemapDoc
+	rec = get(t, e, "/sitemap.xml")
+	if err := xml.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	newest := ""
+	for _, u := range doc.URLs {
+		newest = max(newest, u.LastMod)
+	}
+	if lm := rec.Header().Get("Last-Modified"); lm != httpDay(newest) {
+		t.Errorf("sitemap Last-Modified %q, want its newest lastmod %q", lm, httpDay(newest))
+	}
+	if lm := get(t, e, "/robots.txt").Header().Get("Last-Modified"); lm != "" {
+		t.Errorf("robots.txt Last-Modified %q: the edge's start, not a content date", lm)
 	}
 }

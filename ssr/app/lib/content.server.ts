@@ -21,6 +21,8 @@ export interface HelpCategory {
   slug: string;
   title: string;
   description: string;
+  /** The category page's introduction (plain text; help-category items' intro field). */
+  intro?: string;
 }
 
 /** An article ready to show: its front matter and its body as HTML. */

@@ -26,6 +26,19 @@ export const FEEDS = [
   { type: "application/atom+xml", path: "/atom.xml", title: "Omnibus blog (Atom)" },
 ] as const;
 
+/** The help centre's feeds (feeds.go: HelpRSSPath, HelpAtomPath). */
+export const HELP_FEEDS = [
+  { type: "application/rss+xml", path: "/help/rss.xml", title: "Omnibus help centre (RSS)" },
+  { type: "application/atom+xml", path: "/help/atom.xml", title: "Omnibus help centre (Atom)" },
+] as const;
+
+/** The feeds a page announces: the blog's on the blog and its articles, the help centre's on its pages. */
+function feedsOf(page: SeoPage) {
+  if (page.path === "/blog" || page.routeId === "blog-article") return FEEDS;
+  if (page.path === "/help" || page.path === "/help-centre" || page.routeId === "help-category" || page.routeId === "help-article") return HELP_FEEDS;
+  return [];
+}
+
 /** A page as crawlers and previews see it. */
 export interface SeoPage {
   path: string;
@@ -306,7 +319,7 @@ export function seoHead(pathname: string, publicUrl: string, content?: PageConte
 export function pageSeo(page: SeoPage, publicUrl: string): { head: ReactElement; body: ReactElement } {
   const image = imageOf(page);
   const drawn = image.src !== SOCIAL_IMAGE.src;
-  const feeds = page.path === "/blog" || page.routeId === "blog-article";
+  const feeds = feedsOf(page);
   const head = (
     <>
       <meta property="og:type" content={page.type} />
@@ -319,7 +332,9 @@ export function pageSeo(page: SeoPage, publicUrl: string): { head: ReactElement;
         </>
       ) : null}
       {imageTags(image.src, image, drawn ? imageAlt(page) : SOCIAL_IMAGE_ALT, publicUrl)}
-      {feeds ? FEEDS.map((f) => <link key={f.path} rel="alternate" type={f.type} title={f.title} href={publicUrl + f.path} />) : null}
+      {feeds.map((f) => (
+        <link key={f.path} rel="alternate" type={f.type} title={f.title} href={publicUrl + f.path} />
+      ))}
     </>
   );
   const body = <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(structuredData(page, publicUrl)) }} />;

@@ -108,9 +108,12 @@ describe("articles", () => {
     }
   });
 
-  it("lists a help topic's articles with links", async () => {
+  it("lists a help topic's articles with links, under the topic's introduction", async () => {
     renderAt("/help/category/orders-and-shipping");
     expect(await h1()).toBe("Orders and shipping");
+    const intro = fixtureContent("/help/category/orders-and-shipping")?.category?.intro ?? "";
+    expect(intro.split(/\s+/).length).toBeGreaterThanOrEqual(40);
+    expect(screen.getByText(intro).tagName).toBe("P");
     expect(screen.getByRole("link", { name: "Ship an order with one click" }).getAttribute("href")).toBe("/help/category/article/one-click-shipping");
   });
 });

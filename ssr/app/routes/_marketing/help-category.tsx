@@ -34,6 +34,7 @@ export default function HelpCategoryPage() {
       <BackLink to="/help-centre" label={labels.backToHelp} />
       <h1 className="mt-8 text-4xl font-bold tracking-tight text-balance sm:text-5xl">{category.title}</h1>
       <p className="mt-6 max-w-3xl text-lg text-gray-600 dark:text-gray-400">{category.description}</p>
+      {category.intro ? <p className="mt-4 max-w-3xl text-base text-gray-700 dark:text-gray-300">{category.intro}</p> : null}
       <SearchBox labels={search} className="mt-8" />
       <h2 className="sr-only">{labels.articlesInCategory}</h2>
       <div className="mt-12">
