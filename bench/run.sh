@@ -432,7 +432,7 @@ printf '{"dc":"%s","d":%s,"c":%s,"warmMs":%s,"warmPages":%s,"heads":[%s]%s}\n' "
   echo
   echo "Measured by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'): $(nproc) CPUs ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)), loopback,"
   echo "wrk $THREADS threads, $CONNS connections for rows a and b and $RENDER_CONNS for rows c and d, $WARMUP warm-up then $DURATION per row;"
-  echo "load average before the run: $LOAD_BEFORE."
+  echo "load average before the run: $LOAD_BEFORE; at its end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared: read the rows against it)."
   echo "Absolute figures vary by machine; the ratios are the point (every row shares the machine with wrk itself)."
   echo "Rows (a) and (e) send the edge's cache-hit answer: its brotli bytes and its $(( $(wc -l <"$TMP/hit-headers") - 1 )) response headers."
   echo "The edge and row (e) run with the deployed Go collector settings: GOGC=$GOGC GOMEMLIMIT=$GOMEMLIMIT (deploy/k8s/base)."

@@ -11,7 +11,8 @@
 // every refusal at once, a taken e-mail and store name included); a form post (a page without JavaScript) gets a
 // 303 to the page to show next. The sign-in forms post to their own pages
 // (internal/forms), and a refusal there is the page again with what was
-// typed (never a password) and every error, as codes whose words the page
+// typed and every error (a password only on the registration's page,
+// decision 0061), as codes whose words the page
 // reads from shared/content/auth.json, the same file the JSON answers use;
 // any other refusal is JSON.
 package accounts

@@ -99,18 +99,23 @@ func TestRegisterValidation(t *testing.T) {
 
 // Without JavaScript the register form posts form-encoded to /register and
 // gets a 303 to /contact-us when created; when not, the page again with what
-// was typed (never the password) and every field's error.
+// was typed and every field's error. The password comes back exactly as
+// typed, as the page with JavaScript keeps it (decision 0061), unless the
+// field could not hold it as typed: then it is empty, never altered.
 func TestRegisterFormPost(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		st := newSite(t, db, nil, nil)
 		b := st.browser()
-		form := url.Values{"name": {"Ana"}, "email": {"ana@example.com"}, "password": {"short"}, "storeName": {"ana"}}
-		typed := map[string]string{"name": "Ana", "email": "ana@example.com", "storeName": "ana"}
+		form := url.Values{"name": {"Ana"}, "email": {"ana@example.com"}, "password": {" short "}, "storeName": {"ana"}}
+		typed := map[string]string{"name": "Ana", "email": "ana@example.com", "storeName": "ana", "password": " short "} // as typed, spaces too
 		wantPage(t, st.do(b, "POST", "/register", form), http.StatusBadRequest, "/register",
 			forms.State{Form: "register", Values: typed, Errors: map[string]string{"password": codePasswordTooShort}})
 		wantPage(t, st.do(b, "POST", "/register", url.Values{"name": {""}, "email": {"ana@"}, "password": {"password"}, "storeName": {"www"}}), http.StatusBadRequest, "/register",
-			forms.State{Form: "register", Values: map[string]string{"email": "ana@", "storeName": "www"}, Errors: map[string]string{
+			forms.State{Form: "register", Values: map[string]string{"email": "ana@", "storeName": "www", "password": "password"}, Errors: map[string]string{
 				"name": codeNameRequired, "email": codeEmailInvalid, "password": codePasswordCommon, "storeName": codeStoreNameReserved}})
+		// Longer than the field takes: empty again, not cut to a password the visitor did not type.
+		wantPage(t, st.do(b, "POST", "/register", url.Values{"name": {"Ana"}, "email": {"ana@example.com"}, "password": {strings.Repeat("x", 129)}, "storeName": {"ana"}}), http.StatusBadRequest, "/register",
+			forms.State{Form: "register", Values: map[string]string{"name": "Ana", "email": "ana@example.com", "storeName": "ana"}, Errors: map[string]string{"password": codePasswordTooLong}})
 		// The API answers the first of them, in the page's order.
 		wantError(t, st.do(b, "POST", "/api/v1/oaccount/register", url.Values{"name": {""}, "email": {"ana@"}, "password": {"password"}, "storeName": {"www"}}), http.StatusBadRequest, codeNameRequired)
 		form.Set("password", "correct horse battery")
@@ -123,6 +128,7 @@ func TestRegisterFormPost(t *testing.T) {
 			t.Fatal("not signed in after a form registration")
 		}
 		// Taken: the e-mail and the store name, each next to its field.
+		typed["password"] = "correct horse battery"
 		wantPage(t, st.do(st.browser(), "POST", "/register", form), http.StatusConflict, "/register",
 			forms.State{Form: "register", Values: typed, Errors: map[string]string{"email": codeEmailTaken, "storeName": codeStoreNameTaken}})
 	})
@@ -131,7 +137,7 @@ func TestRegisterFormPost(t *testing.T) {
 // A short password, a taken e-mail and a taken store name are all
 // told in one answer — JSON: errorDetail the first (in the form's order)
 // and fieldErrors every one; without JavaScript: the page with each next to
-// its field, what was typed but never the password. Nothing is created.
+// its field, what was typed (the password too). Nothing is created.
 func TestRegisterTellsEveryRefusalAtOnce(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		st := newSite(t, db, nil, nil)
@@ -153,7 +159,7 @@ func TestRegisterTellsEveryRefusalAtOnce(t *testing.T) {
 			form.Set(k, v)
 		}
 		wantPage(t, st.do(st.browser(), "POST", "/register", form), http.StatusBadRequest, "/register", forms.State{Form: "register",
-			Values: map[string]string{"name": "Bea", "email": "ANA@example.com", "storeName": "ana's saris"},
+			Values: map[string]string{"name": "Bea", "email": "ANA@example.com", "storeName": "ana's saris", "password": "short"},
 			Errors: map[string]string{"email": codeEmailTaken, "password": codePasswordTooShort, "storeName": codeStoreNameTaken}})
 		var n int64
 		db.Model(&Account{}).Count(&n)

@@ -3,6 +3,7 @@ package accounts
 import (
 	"net/http"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -58,7 +59,7 @@ func limited(c echo.Context, wait time.Duration, st forms.State) error {
 }
 
 // shown is the state of sign-in form form: the values of the named fields
-// (never a password) as the page shows them again.
+// (never a password: keptPassword) as the page shows them again.
 func shown(form string, f map[string]string, names ...string) forms.State {
 	st := forms.State{Form: form, Values: map[string]string{}}
 	for _, name := range names {
@@ -67,6 +68,19 @@ func shown(form string, f map[string]string, names ...string) forms.State {
 		}
 	}
 	return st
+}
+
+// keptPassword is the password of a refused registration as its page shows
+// it again, in that one no-store answer only (decision 0061): exactly as
+// typed, or "" (the field comes back empty, as before) for one the field
+// could not hold as it was typed: past its length, not UTF-8, or with a
+// code point no text field takes. A password is never trimmed or cut: a
+// changed one would be sent again without the visitor seeing the change.
+func keptPassword(raw string) string {
+	if !utf8.ValidString(raw) || utf8.RuneCountInString(raw) > maxPassword || len(raw) > 4*maxPassword || validation.HasForbidden(raw, false) {
+		return ""
+	}
+	return raw
 }
 
 // invalid is a refusal (400) of one field with code, or nil for no code.

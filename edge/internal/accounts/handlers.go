@@ -43,6 +43,11 @@ func (s *Service) register(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formRegister})
 	}
 	st := shown(formRegister, f, "name", "email", "storeName")
+	// The visitor without JavaScript keeps the password typed, as the page
+	// with JavaScript does: only in the page answered now (decision 0061).
+	if pw := keptPassword(f["password"]); pw != "" {
+		st.Values["password"] = pw
+	}
 	if ok, wait := s.RegisterByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}

@@ -1,7 +1,9 @@
 // Package forms makes the site's forms work without JavaScript like classic
 // server-rendered forms: a form posts to its page's own address, and a
 // refused post is answered with the page itself, showing what was typed
-// (never a password) and every field's error.
+// and every field's error. A password comes back only where its form's
+// handler puts it in State (registration, decision 0061): the answer is
+// no-store and the state lives in no log, address or cache.
 //
 // Which page takes which form is declared once, in shared/routes.json: a
 // route's "form" (login, register, forgot-password, reset-password, contact)
@@ -60,7 +62,9 @@ type State struct {
 	// Form is the form's id in shared/routes.json.
 	Form string `json:"form"`
 	// Values are the typed values by field name: only the form's own
-	// fields, never a password, each as validation.Shown bounds it.
+	// fields, each as validation.Shown bounds it. No password but the
+	// registration's, exactly as typed (decision 0061), for this one
+	// answer: never log or store a State.
 	Values map[string]string `json:"values,omitempty"`
 	// Errors is the code of every invalid field, by field name.
 	Errors map[string]string `json:"errors,omitempty"`

@@ -3,7 +3,8 @@
 // form and layoutForm); the edge hands the post to the form's API handler
 // and answers a refusal with that page, rendered with the form's state in a
 // request header, which the root loader reads (form-state.server.ts). The
-// form then starts from it: what was typed (never a password), every
+// form then starts from it: what was typed (a password only in a refused
+// registration's answer, which is no-store: decision 0061), every
 // field's error and the form's own error, as codes of the form's message
 // table, so both paths show the same words; an unknown code shows nothing.
 import { useLocation, useRouteLoaderData } from "react-router";
@@ -15,7 +16,7 @@ export type { FormId };
 /** A refused post of a form, as the edge hands it over. */
 export interface FormState {
   form: FormId;
-  /** Typed values by field name (only the form's fields, never a password). */
+  /** Typed values by field name (only the form's fields; no password but a registration's). */
   values: Record<string, string>;
   /** The error code of every invalid field, by field name. */
   errors: Record<string, string>;

@@ -104,8 +104,9 @@ describe("login page", () => {
     expect(screen.getByRole("alert").textContent).toBe(auth.messages.googleFailed);
   });
 
-  it("shows a refused post again: the e-mail, never the password, and the edge's error", async () => {
-    renderPage(LoginForm, "/login", "", { form: "login", values: { email: "ana@example.com", password: "leaked" }, errors: {}, error: "invalidCredentials" });
+  // Which values come back is the edge's to decide (a sign-in's password never does: accounts' tests).
+  it("shows a refused post again: what the edge sent back and its error", async () => {
+    renderPage(LoginForm, "/login", "", { form: "login", values: { email: "ana@example.com" }, errors: {}, error: "invalidCredentials" });
     const email = (await screen.findByLabelText(auth.login.email)) as HTMLInputElement;
     expect(email.value).toBe("ana@example.com");
     expect((screen.getByLabelText(auth.login.password) as HTMLInputElement).value).toBe("");

@@ -9,6 +9,8 @@ import { MAX_PASSWORD, MIN_PASSWORD, slugify, storeNameError, validateRegister }
 
 const t = auth.register;
 
+const STORE_NAME_ID = "register-store";
+
 /** How long typing must pause before the store name is checked. */
 export const AVAILABILITY_DEBOUNCE_MS = 400;
 
@@ -25,7 +27,13 @@ export function RegisterForm() {
   const form = useAuthForm("register", { name: "", email: "", password: "", storeName: "" });
   const availability = useAvailability(form.values.storeName);
   const errors = validateRegister(form.values);
-  if (!errors.storeName && availability.state === "done" && !availability.available) errors.storeName = availability.message;
+  const taken = availability.state === "done" && !availability.available;
+  if (!errors.storeName && taken) errors.storeName = availability.message;
+  // The check's refusal is the edge's answer: shown as soon as it comes, not
+  // on leaving the field (its appearing then moved the submit button from
+  // under a click, and the click submitted nothing).
+  const storeNameError = form.shown(errors, "storeName") ?? (taken ? errors.storeName : undefined);
+  useTakeBackToRefusedStoreName(taken);
   const onSubmit = form.submitWith(errors, (values) => signInWith(API.register, values));
   const slug = slugify(form.values.storeName);
 
@@ -38,8 +46,8 @@ export function RegisterForm() {
         {...form.bind("email")} error={form.shown(errors, "email")} />
       <Field id="register-password" type="password" label={t.password} autoComplete="new-password" required minLength={MIN_PASSWORD} maxLength={MAX_PASSWORD}
         {...form.bind("password")} error={form.shown(errors, "password")} hint={t.passwordHint} />
-      <Field id="register-store" label={t.storeName} autoComplete="off" required
-        {...form.bind("storeName")} error={form.shown(errors, "storeName")}
+      <Field id={STORE_NAME_ID} label={t.storeName} autoComplete="off" required
+        {...form.bind("storeName")} error={storeNameError}
         hint={
           <span aria-live="polite" data-availability={availability.state === "done" ? (availability.available ? "available" : "taken") : availability.state}>
             {t.storeNameHint} <strong className="font-semibold text-gray-900 dark:text-white">{slug || "…"}{t.storeDomain}</strong>
@@ -51,6 +59,22 @@ export function RegisterForm() {
         } />
     </CredentialsCard>
   );
+}
+
+/**
+ * When the check refuses the store name after the visitor has moved on to
+ * the submit button (tabbed there, or pressing it as the answer came), the
+ * focus goes back to the store name, which by then is aria-invalid and
+ * described by the refusal, so it is read out: as a refused submit does.
+ * Focus anywhere else (another field) is the visitor's and stays.
+ */
+function useTakeBackToRefusedStoreName(taken: boolean) {
+  useEffect(() => {
+    if (!taken) return;
+    const field = document.getElementById(STORE_NAME_ID);
+    const active = document.activeElement;
+    if (field instanceof HTMLInputElement && active instanceof HTMLButtonElement && active.type === "submit" && active.form === field.form) field.focus();
+  }, [taken]);
 }
 
 /** Asks the edge whether the store name is free, once typing pauses. */

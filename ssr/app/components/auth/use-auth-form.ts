@@ -1,8 +1,8 @@
 // The state every sign-in form has: its values, which fields were visited,
 // the busy flag (SPEC §4's signingIn) and the server's errorDetail. A post
 // without JavaScript that the edge refused comes back as the page with the
-// form's state (lib/form-state.ts): the values (never a password), every
-// field's error and the form's own; the Google and confirmation flows bring
+// form's state (lib/form-state.ts): the values (the password only where the
+// edge sends it back: registration), every field's error and the form's own; the Google and confirmation flows bring
 // their error back as /login?error=<code>.
 import { useEffect, useState, type ChangeEvent, type FormEvent } from "react";
 import { takeTyped } from "~/lib/typed-before-hydration";
@@ -21,10 +21,11 @@ export function useAuthForm<K extends string>(form: FormId, initial: Record<K, s
   const [params] = useSearchParams();
   const refused = useRefusedForm(form);
   const names = Object.keys(initial) as K[];
-  // Typed values come back, never a password (the edge sends none either).
+  // Typed values come back; a password only where the edge sent it (a
+  // registration's, exactly as typed: decision 0061).
   const [values, setValues] = useState(() => ({
     ...initial,
-    ...Object.fromEntries(names.filter((k) => k !== "password" && refused?.values[k]).map((k) => [k, refused!.values[k]])),
+    ...Object.fromEntries(names.filter((k) => refused?.values[k]).map((k) => [k, refused!.values[k]])),
   }));
   const [touched, setTouched] = useState<Partial<Record<K, boolean>>>({});
   const [busy, setBusy] = useState(false);
