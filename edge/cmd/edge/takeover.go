@@ -61,7 +61,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	a, err := app.New(cfg, app.Deps{Logger: log, Listener: pub, Listen: upg.Listen,
-		SharedSocket: activated, FreshRendererPorts: upg.HasParent()})
+		SharedSocket: activated, FreshRendererPorts: upg.HasParent(), AcceptWhenReady: upg.HasParent()})
 	if err != nil {
 		return err
 	}

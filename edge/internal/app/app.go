@@ -83,6 +83,11 @@ type Deps struct {
 	// of RENDERER_PORT and RENDERER_METRICS_PORT, which the predecessor's
 	// renderer still holds while this edge takes over.
 	FreshRendererPorts bool
+	// AcceptWhenReady holds Run's accepting until the renderer answers:
+	// an edge taking over a socket its predecessor still accepts on must
+	// leave every connection to it until it can render one itself (else
+	// the kernel hands it connections it can only answer 503).
+	AcceptWhenReady bool
 	// RendererOutput receives the child renderer's stdout and stderr
 	// (default os.Stderr).
 	RendererOutput io.Writer
@@ -134,6 +139,8 @@ type App struct {
 	ln        net.Listener
 	closers   []func()    // run in reverse order by Close
 	takenOver atomic.Bool // HandOver was called
+	// acceptWhenReady: Deps.AcceptWhenReady.
+	acceptWhenReady bool
 }
 
 // New builds the edge, top to bottom in the order of the package comment.
@@ -182,6 +189,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// 4. The renderer: a supervised child on loopback, or RENDERER_URL (on
 	// free ports when this edge takes over from one whose renderer still
 	// holds RENDERER_PORT).
+	a.acceptWhenReady = deps.AcceptWhenReady
 	if err := a.startRenderer(deps.RendererOutput, deps.FreshRendererPorts); err != nil {
 		return nil, err
 	}
@@ -675,6 +683,14 @@ func (a *App) Close() {
 // closes everything. It logs when the renderer is ready.
 func (a *App) Run(ctx context.Context) error {
 	defer a.Close()
+	if a.acceptWhenReady {
+		wctx, cancel := context.WithTimeout(ctx, a.Config.RendererStartTimeout)
+		err := a.Renderer.WaitReady(wctx)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("renderer not ready, not accepting on the shared socket: %w", err)
+		}
+	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- a.Serve() }()
 	a.Log.Info("edge listening", "addr", a.ln.Addr().String(), "renderer", a.Renderer.URL().String(), "public_url", a.Config.PublicURL)
