@@ -1,5 +1,4 @@
 // Business constants of SPEC §9 that the renderer uses. One place, no magic numbers.
-import site from "../../../shared/content/site.json";
 
 /** Delay before a client navigation scrolls to a hash anchor (not on the first page shown). */
 export const HASH_SCROLL_DELAY_MS = 500;
@@ -11,8 +10,13 @@ export const THEME_PREFERENCES = ["system", "light", "dark"] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];
 export const DEFAULT_THEME: ThemePreference = "system";
 
-/** Default locale: `<html lang>` (shared/content/site.json, which the edge's feeds read too). */
-export const LOCALE = site.locale;
+/**
+ * Default locale: `<html lang>`. The same as shared/content/site.json's
+ * `locale`, which the edge's feeds read (constants.test.ts holds them
+ * equal): written out here because importing site.json would put the whole
+ * file into every page's first script.
+ */
+export const LOCALE = "en-US";
 
 /** Client navigations shorter than this show no progress bar. */
 export const PROGRESS_BAR_DELAY_MS = 150;
