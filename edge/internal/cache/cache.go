@@ -103,7 +103,7 @@ type Cache struct {
 	cdn       []string // caches in front, told of each purge (SetCDN)
 	cdnClient *http.Client
 
-	testHookFetch func() // called as a request starts waiting for a render
+	testHookFetch func() // called once a request has joined the render it waits for
 }
 
 // New returns an empty cache.

@@ -58,9 +58,6 @@ func failure(key string) result {
 // fetch renders key once however many requests ask at the same time; each
 // waits for the shared result unless it gives up first (ok false).
 func (c *Cache) fetch(r *http.Request, key string, next http.Handler) (res result, ok bool) {
-	if c.testHookFetch != nil {
-		c.testHookFetch()
-	}
 	c.warm.waiting.Add(1) // warming pauses meanwhile
 	defer c.warm.waiting.Add(-1)
 	ch := c.group.DoChan(key, func() (any, error) {
@@ -71,6 +68,12 @@ func (c *Cache) fetch(r *http.Request, key string, next http.Handler) (res resul
 		}
 		return c.render(r, key, next), nil
 	})
+	// After DoChan: this request has joined the render it waits for (a
+	// hook before it let a test's render finish before the last request
+	// had joined, which then rendered again).
+	if c.testHookFetch != nil {
+		c.testHookFetch()
+	}
 	select {
 	case v := <-ch:
 		return v.Val.(result), true
