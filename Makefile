@@ -219,9 +219,11 @@ java: | chromium
 bench: build
 	bash bench/run.sh
 
-## lighthouse: Lighthouse (mobile, simulated throttling) on every page type and the bare React Router floor, 3 runs each; one table (not part of make test)
+## lighthouse: Lighthouse (mobile, simulated throttling) on every page type and the bare React Router floor, 3 runs each; one table; then the first taps' INP held to 200 ms (CPU 4x slower); exits non-zero on any miss (not part of make test)
 lighthouse: build build-floor chromium
-	cd ssr && node scripts/lighthouse.mjs
+	cd ssr && { node scripts/lighthouse.mjs; pages=$$?; \
+	  INP_BOUND_MS=200 npx playwright test e2e/first-interaction.spec.ts; taps=$$?; \
+	  exit $$((pages | taps)); }
 
 ## build-floor: bench/floor, a bare React Router 7 page with the site's framework set-up (the floor row of make lighthouse)
 build-floor: bench/floor/build/server/index.js
