@@ -95,8 +95,8 @@ test("without JavaScript every picture loads as the browser decides, as before",
 // configures it. The Google section below the hero is an island, so its code
 // and the sign-in code it brings (google-section, google-signin, auth, api,
 // form-parts) wait for the visitor; they used to load as the page hydrated,
-// 4-6 s after load on such a phone. And the page asks for its routes once
-// (/__manifest), not again as later renders touched the document.
+// 4-6 s after load on such a phone. And the page asks for its routes at most
+// once (/__manifest), not again as later renders touched the document.
 test.describe("a slow phone's first visit, Google sign-in configured", () => {
   let edge: LocalEdge | undefined;
   test.beforeAll(async () => {
@@ -110,7 +110,7 @@ test.describe("a slow phone's first visit, Google sign-in configured", () => {
   });
   test.afterAll(() => edge?.stop());
 
-  test("no Google or sign-in code and one route discovery request before the visitor acts; the section's code comes at the first tap", async ({ browser }) => {
+  test("no Google or sign-in code and at most one route discovery request before the visitor acts; the section's code comes at the first tap", async ({ browser }) => {
     test.setTimeout(120_000);
     const context = await browser.newContext({ baseURL: edge!.origin, viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
@@ -128,7 +128,10 @@ test.describe("a slow phone's first visit, Google sign-in configured", () => {
     const paths = requests.map((r) => r.path);
     const signIn = /^\/assets\/(google-section|google-signin|auth-|api-|form-parts)/;
     expect(paths.filter((p) => signIn.test(p)), "Google and sign-in code before any interaction").toEqual([]);
-    expect(paths.filter((p) => p.startsWith("/__manifest")), "route discovery requests").toHaveLength(1);
+    // At most one: when React Router asks (it may not yet, the page's links
+    // being known from its first manifest) it asks once, not again as later
+    // renders touch the document (it used to ask 2-3 times).
+    expect(paths.filter((p) => p.startsWith("/__manifest")).length, "route discovery requests").toBeLessThanOrEqual(1);
 
     // The visitor's first tap (on the page's background): the section's code follows.
     const section = page.waitForRequest((r) => new URL(r.url()).pathname.startsWith("/assets/google-section"), { timeout: 60_000 });

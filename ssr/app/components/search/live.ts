@@ -13,7 +13,7 @@ export function followTyping(input: HTMLInputElement, show: (result: SearchResul
   input.dataset.live = "1";
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: AbortController | undefined;
-  input.addEventListener("input", () => {
+  const follow = () => {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       const q = input.value;
@@ -31,5 +31,9 @@ export function followTyping(input: HTMLInputElement, show: (result: SearchResul
         // aborted by newer typing, or offline: nothing to change
       }
     }, PAUSE_MS);
-  });
+  };
+  input.addEventListener("input", follow);
+  // What the visitor typed while this script was on its way (it loads on
+  // the first focus) raised no event here: follow it now.
+  if (input.value !== input.defaultValue) follow();
 }
