@@ -22,7 +22,7 @@ async function installed(page: Page): Promise<string> {
   await page.goto("/");
   await waitForHydration(page);
   // The worker registers at the visitor's first interaction (e2e/first-visit.spec.ts).
-  await page.keyboard.press("Shift");
+  await page.locator("body").press("Shift"); // on the page itself, whichever element had focus
   return page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
 }
 
@@ -32,14 +32,14 @@ async function controlled(page: Page) {
   await waitForHydration(page);
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
   // The prompt watches for new versions from the visitor's first interaction.
-  await page.keyboard.press("Shift");
+  await page.locator("body").press("Shift"); // on the page itself, whichever element had focus
 }
 
 test("the page links a web app manifest with PNG icons of 192 and 512 pixels", async ({ page, request }) => {
   await page.goto("/");
   await waitForHydration(page);
   // Linked at the visitor's first interaction (Chromium fetches a linked manifest and its icon on every load).
-  await page.keyboard.press("Shift");
+  await page.locator("body").press("Shift"); // on the page itself, whichever element had focus
   const href = await page.locator('link[rel="manifest"]').getAttribute("href");
   expect(href).toBe("/manifest.webmanifest");
   const manifest = await (await request.get(href!)).json();
@@ -91,7 +91,7 @@ for (const { path, covered } of [
     await page.setViewportSize({ width, height });
     await page.goto(path);
     await waitForHydration(page);
-    await page.keyboard.press("Shift"); // the worker registers at the first interaction
+    await page.locator("body").press("Shift"); // the worker registers at the first interaction (on the page itself, whichever element had focus)
     const prompt = page.locator("[data-pwa-prompt]");
     await expect(prompt).toHaveAttribute("data-pwa-prompt", "offline-ready", { timeout: 30_000 });
     const box = (await prompt.boundingBox())!;
