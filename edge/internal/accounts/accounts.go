@@ -84,6 +84,9 @@ type Options struct {
 	GoogleClientID     string
 	GoogleClientSecret string
 	GoogleIssuerURL    string
+	// RateLimit keys the service's rate limits (RATE_LIMIT_MAX_KEYS,
+	// RATE_LIMIT_IPV6_PREFIX; the zero value: the defaults).
+	RateLimit ratelimit.Keys
 }
 
 // Service is the accounts API and the page middleware.
@@ -137,16 +140,16 @@ func New(db *storage.DB, sender mail.Sender, opt Options) *Service {
 	}
 	s := &Service{
 		db: db, mail: sender, opt: opt, public: pub,
-		LoginByIP:        loginByIP(db),
-		LoginByAccount:   ratelimit.For(db, "login_account", 5, time.Minute),
-		LoginAnyAddress:  ratelimit.For(db, "login_account_any", 10, time.Minute),
-		LoginByDevice:    ratelimit.For(db, "login_device", 20, 3*time.Second),
-		ResetByIP:        resetByIP(db),
-		ResetByAccount:   ratelimit.For(db, "reset_account", 3, 10*time.Minute),
-		RegisterByIP:     ratelimit.For(db, "register_ip", 10, time.Minute),
-		GoogleByIP:       ratelimit.For(db, "google_ip", 20, 30*time.Second),
-		AvailabilityByIP: ratelimit.For(db, "availability_ip", 60, time.Second),
-		ResendByAccount:  ratelimit.For(db, "resend_account", 3, 10*time.Minute),
+		LoginByIP:        loginByIP(opt.RateLimit, db),
+		LoginByAccount:   opt.RateLimit.For(db, "login_account", 5, time.Minute),
+		LoginAnyAddress:  opt.RateLimit.For(db, "login_account_any", 10, time.Minute),
+		LoginByDevice:    opt.RateLimit.For(db, "login_device", 20, 3*time.Second),
+		ResetByIP:        resetByIP(opt.RateLimit, db),
+		ResetByAccount:   opt.RateLimit.For(db, "reset_account", 3, 10*time.Minute),
+		RegisterByIP:     opt.RateLimit.For(db, "register_ip", 10, time.Minute),
+		GoogleByIP:       opt.RateLimit.For(db, "google_ip", 20, 30*time.Second),
+		AvailabilityByIP: opt.RateLimit.For(db, "availability_ip", 60, time.Second),
+		ResendByAccount:  opt.RateLimit.For(db, "resend_account", 3, 10*time.Minute),
 		Hashing:          hashqueue.New(hashqueue.Slots(argonMemory*1024), hashQueueDeadline, hashQueueWaiting),
 		now:              func() time.Time { return time.Now().UTC() },
 		background:       func(f func()) { go f() },
@@ -304,10 +307,10 @@ var errUnavailable = fail(http.StatusServiceUnavailable, codeUnavailable)
 //
 //   - sign-in: 100 at once, then one every 3 s (1,200 an hour);
 //   - reset: 60 at once, then one every 10 s (360 an hour).
-func loginByIP(db *storage.DB) *ratelimit.Limiter {
-	return ratelimit.For(db, "login_ip", 100, 3*time.Second)
+func loginByIP(keys ratelimit.Keys, db *storage.DB) *ratelimit.Limiter {
+	return keys.For(db, "login_ip", 100, 3*time.Second)
 }
 
-func resetByIP(db *storage.DB) *ratelimit.Limiter {
-	return ratelimit.For(db, "reset_ip", 60, 10*time.Second)
+func resetByIP(keys ratelimit.Keys, db *storage.DB) *ratelimit.Limiter {
+	return keys.For(db, "reset_ip", 60, 10*time.Second)
 }

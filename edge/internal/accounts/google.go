@@ -19,7 +19,6 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/validation"
 )
@@ -155,7 +154,7 @@ func (s *Service) googleSignIn(c echo.Context) error {
 	if s.google == nil {
 		return refuse(c, fail(http.StatusServiceUnavailable, codeGoogleUnavailable), forms.State{})
 	}
-	if ok, wait := s.GoogleByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.GoogleByIP.Allow(c.Request().Context(), s.GoogleByIP.Client(c.Request())); !ok {
 		return limited(c, wait, forms.State{})
 	}
 	f, p := read(c)
@@ -241,7 +240,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 		back(codeGoogleFailed)
 		return
 	}
-	if ok, _ := s.GoogleByIP.Allow(r.Context(), ratelimit.Client(r)); !ok {
+	if ok, _ := s.GoogleByIP.Allow(r.Context(), s.GoogleByIP.Client(r)); !ok {
 		back(codeRateLimited)
 		return
 	}

@@ -12,7 +12,6 @@ import (
 	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/httpx/response"
-	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/token"
 	"omnibus/edge/internal/validation"
@@ -48,7 +47,7 @@ func (s *Service) register(c echo.Context) error {
 	if pw := keptPassword(f["password"]); pw != "" {
 		st.Values["password"] = pw
 	}
-	if ok, wait := s.RegisterByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.RegisterByIP.Allow(c.Request().Context(), s.RegisterByIP.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	name, nameProblem := validation.Check("name", f["name"])
@@ -174,7 +173,7 @@ func (s *Service) login(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formLogin})
 	}
 	st := shown(formLogin, f, "email")
-	if ok, wait := s.LoginByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.LoginByIP.Allow(c.Request().Context(), s.LoginByIP.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
@@ -197,7 +196,7 @@ func (s *Service) login(c echo.Context) error {
 			return limited(c, wait, st)
 		}
 	} else {
-		if ok, wait := s.LoginByAccount.Allow(c.Request().Context(), ratelimit.Client(c.Request())+" "+email); !ok {
+		if ok, wait := s.LoginByAccount.Allow(c.Request().Context(), s.LoginByAccount.Client(c.Request())+" "+email); !ok {
 			return limited(c, wait, st)
 		}
 		if ok, wait := s.LoginAnyAddress.Allow(c.Request().Context(), email); !ok {

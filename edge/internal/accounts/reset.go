@@ -14,7 +14,6 @@ import (
 
 	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
-	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/token"
 )
 
@@ -45,7 +44,7 @@ func (s *Service) forgotPassword(c echo.Context) error {
 		return refuse(c, p, forms.State{Form: formForgot})
 	}
 	st := shown(formForgot, f, "email")
-	if ok, wait := s.ResetByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.ResetByIP.Allow(c.Request().Context(), s.ResetByIP.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	email, code := normaliseEmail(f["email"])
@@ -98,7 +97,7 @@ func (s *Service) resetPassword(c echo.Context) error {
 	if p != nil {
 		return refuse(c, p, st)
 	}
-	if ok, wait := s.ResetByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.ResetByIP.Allow(c.Request().Context(), s.ResetByIP.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	secret := f["token"]

@@ -11,7 +11,6 @@ import (
 	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/httpx/response"
-	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 )
 
@@ -59,7 +58,7 @@ func (s *Service) nameStore(c echo.Context) error {
 		}
 		return refuse(c, fail(http.StatusConflict, codeStoreNameSet), forms.State{})
 	}
-	if ok, wait := s.RegisterByIP.Allow(ctx, ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.RegisterByIP.Allow(ctx, s.RegisterByIP.Client(c.Request())); !ok {
 		return limited(c, wait, st)
 	}
 	slug := Slug(f["storeName"])

@@ -10,7 +10,6 @@ import (
 	"gorm.io/gorm"
 
 	"omnibus/edge/internal/httpx/response"
-	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/validation"
 )
 
@@ -84,7 +83,7 @@ type availability struct {
 // that is empty is a 400; one that is too short, too long, reserved or taken
 // is simply not available, with the reason.
 func (s *Service) checkAvailability(c echo.Context) error {
-	if ok, wait := s.AvailabilityByIP.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.AvailabilityByIP.Allow(c.Request().Context(), s.AvailabilityByIP.Client(c.Request())); !ok {
 		return response.TooManyRequests(c, wait)
 	}
 	raw := c.QueryParam("name")

@@ -13,8 +13,7 @@
 //	→ 9 server (its middleware, one list) → 10 routes (seo, API features)
 //
 // then Run: serve → drain. Each part gets what it needs in its constructor
-// (decision 0039); the rate limits' two settings are the one package value
-// still set, first.
+// (decision 0039), the rate limits' keys too: no package value is set.
 package app
 
 import (
@@ -156,8 +155,9 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 			a.Close()
 		}
 	}()
-	// The rate limits' ceiling and IPv6 network, before any limiter is made.
-	ratelimit.MaxKeys, ratelimit.IPv6Prefix = cfg.RateLimitMaxKeys, cfg.RateLimitIPv6Prefix
+	// The rate limits' ceiling of keys and IPv6 network, handed to every
+	// part that makes a limiter.
+	limits := ratelimit.Keys{Max: cfg.RateLimitMaxKeys, IPv6Prefix: cfg.RateLimitIPv6Prefix}
 
 	// 1. Storage: SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL;
 	// migrations run here.
@@ -222,7 +222,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.SearchIndex = search.NewIndex(syn)
 	a.loadContent()
 	a.Content.Subscribe(a.searchChanged)
-	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
+	a.Search = search.New(search.Options{Index: a.SearchIndex, Limiter: limits.New(search.LimitBurst, search.LimitEvery), Searched: func(r *http.Request, q string, total int) {
 		if a.Analytics != nil {
 			a.Analytics.Searched(r, q, total)
 		}
@@ -249,6 +249,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.Accounts = accounts.New(a.DB, a.Mailer, accounts.Options{
 		PublicURL: cfg.PublicURL, MerchantAppURL: cfg.MerchantAppURL, SessionTTL: cfg.SessionTTL,
 		GoogleClientID: cfg.GoogleClientID, GoogleClientSecret: cfg.GoogleClientSecret, GoogleIssuerURL: cfg.GoogleIssuerURL,
+		RateLimit: limits,
 	})
 	if a.Metrics != nil {
 		a.Accounts.Hashing.Hooks = a.Metrics.HashQueue // omnibus_password_hash_* series
@@ -268,6 +269,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.Staff = staff.New(a.DB, staff.Options{
 		PublicURL: cfg.PublicURL, SessionTTL: cfg.StaffSessionTTL, RecheckWindow: cfg.StaffRecheckWindow,
 		EnrolWindow: cfg.StaffEnrolWindow, Account: a.Accounts.SignedIn, Mail: a.Mailer, Logger: log,
+		RateLimit: limits,
 	})
 	// Visit counts, campaign short links (/go/…) and the staff page.
 	if a.Analytics, err = analytics.New(analytics.Options{
@@ -392,7 +394,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	// 10. The routes: top-level ones, then the API's, then the forms'
 	// handlers (the API's own).
 	if a.Cache != nil {
-		a.Cache.Register(a.Server.Routes, cfg.CachePurgeToken) // POST /api/v1/admin/cache/purge
+		a.Cache.Register(a.Server.Routes, cfg.CachePurgeToken, limits) // POST /api/v1/admin/cache/purge
 	}
 	if err := seo.Register(a.Server.Routes, cfg.PublicURL, a.Content); err != nil {
 		return nil, err
@@ -401,10 +403,10 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	if err := platform.Register(api); err != nil {
 		return nil, err
 	}
-	news := newsletter.New(a.DB)
+	news := newsletter.New(a.DB, limits)
 	news.Mail, news.PublicURL = a.Mailer, cfg.PublicURL
 	news.Register(api)
-	contactForm := contact.New(a.DB)
+	contactForm := contact.New(a.DB, limits)
 	contactForm.PublicURL = cfg.PublicURL
 	contactForm.Notify, contactForm.NotifyTo = a.Mailer, cfg.ContactNotifyEmail
 	contactForm.Register(api)

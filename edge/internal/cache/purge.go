@@ -104,11 +104,11 @@ type purgeBody struct {
 
 // Register mounts POST /api/v1/admin/cache/purge on e, authorised by
 // "Authorization: Bearer <token>". With an empty token purging over HTTP is
-// off and the endpoint answers 404.
+// off and the endpoint answers 404. keys are the edge's rate-limit keys.
 func (c *Cache) Register(e interface {
 	POST(string, echo.HandlerFunc, ...echo.MiddlewareFunc) *echo.Route
-}, token string) {
-	limiter := ratelimit.For(nil, "cache_purge_ip", 30, 2*time.Second) // per instance: the token holder is trusted
+}, token string, keys ratelimit.Keys) {
+	limiter := keys.For(nil, "cache_purge_ip", 30, 2*time.Second) // per instance: the token holder is trusted
 	e.POST(PurgePath, c.purgeHandler(token), limitByClient(limiter))
 }
 
@@ -117,7 +117,7 @@ func (c *Cache) Register(e interface {
 func limitByClient(limiter *ratelimit.Limiter) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			if ok, wait := limiter.Allow(c.Request().Context(), ratelimit.ClientKey(c.RealIP())); !ok {
+			if ok, wait := limiter.Allow(c.Request().Context(), limiter.ClientKey(c.RealIP())); !ok {
 				return response.TooManyRequests(c, wait)
 			}
 			return next(c)

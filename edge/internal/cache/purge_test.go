@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/poll"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage/storagetest"
 )
 
@@ -97,7 +98,7 @@ func TestPurgeAPI(t *testing.T) {
 
 	t.Run("disabled without a token", func(t *testing.T) {
 		e := echo.New()
-		c.Register(e, "")
+		c.Register(e, "", ratelimit.Keys{})
 		w := purgeRequest(t, e, "Bearer anything", `{"all":true}`)
 		if w.Code != http.StatusNotFound {
 			t.Fatalf("status %d", w.Code)
@@ -106,7 +107,7 @@ func TestPurgeAPI(t *testing.T) {
 	})
 
 	e := echo.New()
-	c.Register(e, "s3cret-token")
+	c.Register(e, "s3cret-token", ratelimit.Keys{})
 	for name, auth := range map[string]string{"missing": "", "wrong": "Bearer nope", "not bearer": "Basic czNjcmV0LXRva2Vu"} {
 		t.Run(name+" token", func(t *testing.T) {
 			w := purgeRequest(t, e, auth, `{"all":true}`)
@@ -142,7 +143,7 @@ func TestPurgeCommand(t *testing.T) {
 	h := c.Wrap(&renderer{})
 	fill(t, h, "/", "/blog")
 	e := echo.New()
-	c.Register(e, "tok")
+	c.Register(e, "tok", ratelimit.Keys{})
 	srv := httptest.NewServer(e)
 	defer srv.Close()
 
@@ -189,7 +190,7 @@ func TestPurgeFansOutOnPostgres(t *testing.T) {
 	fill(t, hb, "/", "/blog", "/blog/article/x")
 
 	e := echo.New()
-	a.Register(e, "tok")
+	a.Register(e, "tok", ratelimit.Keys{})
 	w := purgeRequest(t, e, "Bearer tok", `{"prefix":"/blog"}`)
 	if r := purgeAnswer(t, w); w.Code != http.StatusOK || r.Purged != 1 || !r.Broadcast || len(r.Edges) != 2 || len(r.Missing) != 0 {
 		t.Fatalf("purge: %d %s, want applied by both instances", w.Code, w.Body.String())

@@ -144,9 +144,9 @@ type Service struct {
 	PublicURL string
 }
 
-// New returns the service on db.
-func New(db *storage.DB) *Service {
-	return &Service{db: db, Limit: ratelimit.For(db, "contact_ip", 5, 2*time.Minute), Now: time.Now}
+// New returns the service on db, its limit keyed by keys.
+func New(db *storage.DB, keys ratelimit.Keys) *Service {
+	return &Service{db: db, Limit: keys.For(db, "contact_ip", 5, 2*time.Minute), Now: time.Now}
 }
 
 // Register adds POST /omnibus/contact-us to g (the /api/v1 group).
@@ -208,7 +208,7 @@ func (s *Service) create(c echo.Context) error {
 		return vocabulary.Refuse(c, p, page)
 	}
 
-	if ok, wait := s.Limit.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.Limit.Allow(c.Request().Context(), s.Limit.Client(c.Request())); !ok {
 		return vocabulary.Limited(c, wait, page)
 	}
 

@@ -27,7 +27,7 @@ const path = "/api/v1/omnibus/contact-us"
 
 func newServer(db *storage.DB) (*echo.Echo, *contact.Service) {
 	e := echo.New()
-	s := contact.New(db)
+	s := contact.New(db, ratelimit.Keys{})
 	s.Now = func() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }
 	s.Register(e.Group("/api/v1"))
 	formstest.Wire(e, map[string]echo.HandlerFunc{"contact": s.Submit()}, nil)

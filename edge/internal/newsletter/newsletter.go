@@ -116,9 +116,9 @@ type Service struct {
 	Limit *ratelimit.Limiter
 }
 
-// New returns the service on db.
-func New(db *storage.DB) *Service {
-	return &Service{db: db, Limit: ratelimit.For(db, "newsletter_ip", 10, 6*time.Second), Background: func(f func()) { go f() }}
+// New returns the service on db, its limit keyed by keys.
+func New(db *storage.DB, keys ratelimit.Keys) *Service {
+	return &Service{db: db, Limit: keys.For(db, "newsletter_ip", 10, 6*time.Second), Background: func(f func()) { go f() }}
 }
 
 // Register adds POST /news-letter/subscribe and GET /news-letter/confirm
@@ -157,7 +157,7 @@ func (s *Service) subscribe(c echo.Context) error {
 		returnTo = req.URL.RequestURI() // the page it was posted to
 	}
 	page := pageOf(raw)
-	if ok, wait := s.Limit.Allow(c.Request().Context(), ratelimit.Client(c.Request())); !ok {
+	if ok, wait := s.Limit.Allow(c.Request().Context(), s.Limit.Client(c.Request())); !ok {
 		return vocabulary.Limited(c, wait, page)
 	}
 

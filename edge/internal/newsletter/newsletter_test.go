@@ -37,7 +37,7 @@ func newServer(db *storage.DB) (*echo.Echo, *newsletter.Service) {
 			return next(c)
 		}
 	})
-	s := newsletter.New(db)
+	s := newsletter.New(db, ratelimit.Keys{})
 	s.Background = func(f func()) { f() }
 	s.Register(e.Group("/api/v1", server.BodyLimit(server.DefaultAPIBodyLimit)))
 	formstest.Wire(e, map[string]echo.HandlerFunc{forms.Newsletter: s.Submit()}, nil)

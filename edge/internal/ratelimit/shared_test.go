@@ -17,8 +17,8 @@ import (
 func TestLimitSharedByInstances(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		other := reopen(t, db) // a second edge: its own connections to the same database
-		a := ratelimit.For(db, "test_shared", 3, time.Hour)
-		b := ratelimit.For(other, "test_shared", 3, time.Hour)
+		a := ratelimit.Keys{}.For(db, "test_shared", 3, time.Hour)
+		b := ratelimit.Keys{}.For(other, "test_shared", 3, time.Hour)
 
 		for i, l := range []*ratelimit.Limiter{a, b, a} {
 			if ok, _ := l.Allow(context.Background(), "198.51.100.7"); !ok {
@@ -44,7 +44,7 @@ func TestLimitSharedByInstances(t *testing.T) {
 		if ok, _ := b.Allow(context.Background(), "198.51.100.8"); !ok {
 			t.Error("another key was refused")
 		}
-		if ok, _ := ratelimit.For(other, "test_other", 1, time.Hour).Allow(context.Background(), "198.51.100.7"); !ok {
+		if ok, _ := (ratelimit.Keys{}).For(other, "test_other", 1, time.Hour).Allow(context.Background(), "198.51.100.7"); !ok {
 			t.Error("another limiter's bucket was used")
 		}
 	})
@@ -53,7 +53,7 @@ func TestLimitSharedByInstances(t *testing.T) {
 // Concurrent events on two instances never exceed the burst.
 func TestSharedLimitUnderConcurrency(t *testing.T) {
 	db := storagetest.Postgres(t)
-	ls := []*ratelimit.Limiter{ratelimit.For(db, "test_race", 5, time.Hour), ratelimit.For(reopen(t, db), "test_race", 5, time.Hour)}
+	ls := []*ratelimit.Limiter{ratelimit.Keys{}.For(db, "test_race", 5, time.Hour), ratelimit.Keys{}.For(reopen(t, db), "test_race", 5, time.Hour)}
 	const n = 20
 	allowed := make(chan bool, n)
 	for i := range n {
@@ -76,7 +76,7 @@ func TestSharedLimitUnderConcurrency(t *testing.T) {
 // A short refill lets the next event through once its time has come.
 func TestSharedLimitRefills(t *testing.T) {
 	db := storagetest.Postgres(t)
-	l := ratelimit.For(db, "test_refill", 1, 5*time.Second) // long enough for two queries on a loaded machine
+	l := ratelimit.Keys{}.For(db, "test_refill", 1, 5*time.Second) // long enough for two queries on a loaded machine
 	if ok, _ := l.Allow(context.Background(), "k"); !ok {
 		t.Fatal("first event refused")
 	}

@@ -171,7 +171,7 @@ func encode(v any) string {
 
 // allowed takes one search from the request's client.
 func (s *Service) allowed(r *http.Request) bool {
-	ok, _ := s.opts.Limiter.Allow(r.Context(), ratelimit.Client(r))
+	ok, _ := s.opts.Limiter.Allow(r.Context(), s.opts.Limiter.Client(r))
 	return ok
 }
 
@@ -216,7 +216,7 @@ func (s *Service) Register(api *echo.Group) {
 		if q == "" {
 			return response.OK(c, map[string]any{"data": Result{Status: StatusEmpty, Results: []Item{}}})
 		}
-		if ok, wait := s.opts.Limiter.Allow(r.Context(), ratelimit.ClientKey(c.RealIP())); !ok {
+		if ok, wait := s.opts.Limiter.Allow(r.Context(), s.opts.Limiter.ClientKey(c.RealIP())); !ok {
 			return response.TooManyRequests(c, wait)
 		}
 		c.Response().Header().Set("Cache-Control", "no-store")

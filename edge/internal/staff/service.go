@@ -42,6 +42,9 @@ type Options struct {
 	// Mail sends the enrolment notices (nil: none sent; tests).
 	Mail   mail.Sender
 	Logger *slog.Logger
+	// RateLimit keys the second-factor limits (the zero value: the
+	// defaults).
+	RateLimit ratelimit.Keys
 }
 
 // Service is the studio's access: members, sessions, second factors, the
@@ -84,8 +87,8 @@ func New(db *storage.DB, opt Options) *Service {
 	}
 	s := &Service{db: db, opt: opt, public: pub, log: opt.Logger, Members: NewDirectory(db), Audit: audit.New(db),
 		now:            func() time.Time { return time.Now().UTC() },
-		FactorByMember: ratelimit.For(db, "staff_factor_member", 10, 30*time.Second),
-		FactorByIP:     ratelimit.For(db, "staff_factor_ip", 60, 5*time.Second),
+		FactorByMember: opt.RateLimit.For(db, "staff_factor_member", 10, 30*time.Second),
+		FactorByIP:     opt.RateLimit.For(db, "staff_factor_ip", 60, 5*time.Second),
 	}
 	rp, err := relyingParty(pub)
 	if err != nil {

@@ -85,7 +85,7 @@ func (s *Service) limit(c echo.Context, m Member) (bool, error) {
 	for _, l := range []struct {
 		lim *ratelimit.Limiter
 		key string
-	}{{s.FactorByMember, "member:" + itoa(m.AccountID)}, {s.FactorByIP, ratelimit.Client(c.Request())}} {
+	}{{s.FactorByMember, "member:" + itoa(m.AccountID)}, {s.FactorByIP, s.FactorByIP.Client(c.Request())}} {
 		if ok, retry := l.lim.Allow(ctx, l.key); !ok {
 			// Not recorded: the refused guesses would make rows without
 			// bound; the guesses that were checked are each recorded.

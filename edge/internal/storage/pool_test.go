@@ -11,6 +11,7 @@ import (
 
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/newsletter"
+	"omnibus/edge/internal/ratelimit"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
 )
@@ -24,7 +25,7 @@ func TestPoolExhaustedAnswers503(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := edgetest.Start(t, edgetest.Options{DB: db, Setup: func(e *edgetest.Edge) {
-			newsletter.New(e.DB).Register(e.Server.API)
+			newsletter.New(e.DB, ratelimit.Keys{}).Register(e.Server.API)
 		}})
 		sqlDB, err := db.DB.DB()
 		if err != nil {
