@@ -33,10 +33,10 @@ var layers = [][]string{
 	{"config", "config/configdoc", "logging", "security", "metrics", "mail", "ratelimit", "proxy",
 		"httpx/origin", "migrate", "storage/storagetest", "staff", "staff/stafftest", "audit"},
 	// 2. The mechanics of pages and API endpoints: the server, forms and how
-	// an endpoint reads and answers (exchange), the page cache, static
-	// files, content, its studio (API, pages, images) and its search, SEO,
-	// analytics, the theme.
-	{"server", "forms", "forms/formstest", "exchange", "cache", "assets", "content", "studio", "studiopages", "images", "search", "seo", "analytics", "theme"},
+	// an endpoint reads and answers (exchange), pages' canonical addresses,
+	// the page cache, static files, content, its studio (API, pages,
+	// images) and its search, SEO, analytics, the theme.
+	{"server", "forms", "forms/formstest", "exchange", "canonical", "cache", "assets", "content", "studio", "studiopages", "images", "search", "seo", "analytics", "theme"},
 	// 3. Features: accounts, billing, contact, newsletter.
 	{"accounts", "billing", "billing/stripepay", "contact", "newsletter"},
 	// 4. Assembly: the one wiring, its test harness, the commands.

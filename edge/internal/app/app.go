@@ -7,7 +7,7 @@
 //
 //	1 storage → 2 listener → 3 metrics → 4 renderer
 //	→ 5 the parts of the page handler (content store, security headers,
-//	  cache policies, page cache, accounts, billing, search, analytics)
+//	  canonical addresses, page cache, accounts, billing, search, analytics)
 //	→ 6 the page handler: one list of layers, outermost first
 //	→ 7 static files → 8 forms posted to their page
 //	→ 9 server (its middleware, one list) → 10 routes (seo, API features)
@@ -37,6 +37,7 @@ import (
 	"omnibus/edge/internal/billing"
 	"omnibus/edge/internal/billing/stripepay"
 	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/canonical"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/contact"
 	"omnibus/edge/internal/content"
@@ -227,18 +228,18 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 			a.Analytics.Searched(r, q, total)
 		}
 	}})
-	// The route table's cache policies, knowing the articles and help
-	// topics that are published (any other slug is the one shared
-	// not-found page, not a render of its own) and the client build's
-	// version.
-	policies := cache.NewPolicies(shared.Routes).WithPageSet(a.Content.IsPage)
+	// The route table's pages, knowing the articles and help topics that
+	// are published (any other slug is the one shared not-found page, not
+	// a render of its own) and the client build's version: the one
+	// spelling of each page's address (internal/canonical).
+	addresses := canonical.New(shared.Routes).WithPageSet(a.Content.IsPage)
 	if v := manifestVersion(deps.AssetsDir, cfg.SSRDir); v != "" {
-		policies = policies.WithManifestVersion(v)
+		addresses = addresses.WithManifestVersion(v)
 	}
-	// The page cache: off in dev mode, where pages change with every edit,
-	// and with CACHE_MAX_BYTES=0.
+	// The page cache, by the route table's cache policies: off in dev
+	// mode, where pages change with every edit, and with CACHE_MAX_BYTES=0.
 	if cfg.CacheMaxBytes > 0 && !cfg.RendererDev {
-		if err := a.startCache(policies, secure, deps.Now); err != nil {
+		if err := a.startCache(cache.NewPolicies(addresses), secure, deps.Now); err != nil {
 			return nil, err
 		}
 	}
@@ -317,7 +318,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 		// reaches the session middleware, the cache and the renderer as
 		// one. Not in dev mode, where Vite's module URLs and their queries
 		// pass through here.
-		unless(cfg.RendererDev, policies.Canonical),
+		unless(cfg.RendererDev, addresses.Canonical),
 		// /landing-page goes to MERCHANT_APP_URL when that is another origin.
 		a.Billing.Pages,
 		// The session: the redirect rules for /login and /register and the
@@ -365,7 +366,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	health := a.DB.WatchHealth(healthCtx, log)
 	middleware := []echo.MiddlewareFunc{
 		// One origin: any other host's request goes to PUBLIC_URL's.
-		origin.Redirect(cfg.PublicURL, policies.CanonicalURI),
+		origin.Redirect(cfg.PublicURL, addresses.CanonicalURI),
 	}
 	if a.Metrics != nil {
 		middleware = append(middleware, a.Metrics.Middleware())

@@ -16,6 +16,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
+	"omnibus/edge/internal/canonical"
 	"omnibus/shared"
 )
 
@@ -77,7 +78,7 @@ func (f *renderer) lastRequest() *http.Request {
 
 func newTestCache(t *testing.T, maxBytes int64) (*Cache, *clock) {
 	t.Helper()
-	ps := NewPolicies(mustTable(t, testRoutes))
+	ps := NewPolicies(canonical.New(mustTable(t, testRoutes)))
 	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	return New(Options{MaxBytes: maxBytes, Policies: ps, Now: clk.Now, Logger: slog.New(slog.DiscardHandler)}), clk
 }
@@ -440,7 +441,7 @@ func TestPurgeDuringRenderIsNotStored(t *testing.T) {
 }
 
 func TestPoliciesFromRouteTable(t *testing.T) {
-	ps := NewPolicies(shared.Routes)
+	ps := NewPolicies(canonical.New(shared.Routes))
 	for path, want := range map[string]Policy{
 		"/":                          {Fresh: 300 * time.Second, Stale: 86400 * time.Second},
 		"/blog/article/launch":       {Fresh: 300 * time.Second, Stale: 86400 * time.Second},

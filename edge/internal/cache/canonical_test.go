@@ -3,9 +3,9 @@ package cache
 import (
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
+	"omnibus/edge/internal/canonical"
 	"omnibus/shared"
 )
 
@@ -14,10 +14,10 @@ import (
 // are redirected to the one canonical address (never off the site), and a
 // purge of /features leaves nothing that renders it.
 func TestCanonicalAddresses(t *testing.T) {
-	ps := NewPolicies(shared.Routes)
-	c := New(Options{Policies: ps, Logger: slog.New(slog.DiscardHandler)})
+	addresses := canonical.New(shared.Routes)
+	c := New(Options{Policies: NewPolicies(addresses), Logger: slog.New(slog.DiscardHandler)})
 	up := &renderer{}
-	h := ps.Canonical(c.Wrap(up))
+	h := addresses.Canonical(c.Wrap(up))
 
 	expect(t, get(h, "/features"), 200, "MISS")
 	for _, junk := range []string{"?utm_source=x", "?page=2&q=%27OR%201=1", "?a", "?;;;", "?newsletter=subscribed&x=1"} {
@@ -92,43 +92,13 @@ func TestCanonicalAddresses(t *testing.T) {
 	expect(t, get(h, "/features?junk=1"), 200, "MISS")
 }
 
-// React Router's route discovery (/__manifest?paths=…&version=…) keeps the
-// parameters its answer depends on: without them every client navigation
-// to an undiscovered route became a full page load ("manifest version
-// mismatch"), and answers for different paths shared one cache entry.
-func TestManifestKeepsItsQuery(t *testing.T) {
-	ps := NewPolicies(shared.Routes)
-	var got string
-	h := ps.Canonical(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery }))
-	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Ffeatures%2C%2Fblog&version=abc123&utm_source=x", nil))
-	if got != "paths=%2Ffeatures%2C%2Fblog&version=abc123" {
-		t.Fatalf("the renderer saw %q", got)
-	}
-	// Paths it does not know are dropped from the question.
-	got = ""
-	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Fxq7z%2C%2Ffeatures&version=abc123", nil))
-	if got != "paths=%2Ffeatures&version=abc123" {
-		t.Fatalf("the renderer saw %q", got)
-	}
-	// With the build's version known, another version is answered as React
-	// Router would (reload the document), without the renderer.
-	got = "-"
-	w := httptest.NewRecorder()
-	ps.WithManifestVersion("abc123").Canonical(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery })).
-		ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/__manifest?paths=%2Ffeatures&version=made-up", nil))
-	if got != "-" || w.Code != http.StatusNoContent || w.Header().Get("X-Remix-Reload-Document") != "true" {
-		t.Fatalf("a made-up version: %d %v, renderer saw %q", w.Code, w.Header(), got)
-	}
-}
-
 // A path that names a route in another letter case is sent to
 // the route table's spelling (slugs in lower case), one rule for every
 // route, before anything renders; a path that names no route in any case
 // is left to the not-found page.
 func TestLetterCaseRedirectsToTheRouteTablesSpelling(t *testing.T) {
-	ps := NewPolicies(shared.Routes)
 	up := &renderer{}
-	h := ps.Canonical(up)
+	h := canonical.New(shared.Routes).Canonical(up)
 	for from, to := range map[string]string{
 		"/FEATURES":                           "/features",
 		"/Blog":                               "/blog",

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"omnibus/edge/internal/canonical"
 	"omnibus/edge/internal/content"
 	"omnibus/shared"
 )
@@ -31,8 +32,7 @@ func TestFloodKeepsWarmedPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := NewPolicies(shared.Routes)
-	ps = ps.WithPages(paths)
+	addresses := canonical.New(shared.Routes).WithPages(paths)
 	var routes []string // every cached page of the site
 	for _, r := range shared.Routes.Routes {
 		if !r.Cache.Private && !strings.Contains(r.Path, ":") {
@@ -58,8 +58,8 @@ func TestFloodKeepsWarmedPages(t *testing.T) {
 	}}
 	// Room for the warmed pages and a little more: the flood has to be kept
 	// out, not outlasted.
-	c := New(Options{MaxBytes: int64(len(routes)) * 40 << 10, Policies: ps, Logger: slog.New(slog.DiscardHandler)})
-	h := ps.Canonical(c.Wrap(up))
+	c := New(Options{MaxBytes: int64(len(routes)) * 40 << 10, Policies: NewPolicies(addresses), Logger: slog.New(slog.DiscardHandler)})
+	h := addresses.Canonical(c.Wrap(up))
 
 	for _, p := range routes { // warm: a visit, then a second one
 		get(h, p)

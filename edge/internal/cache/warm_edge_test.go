@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/canonical"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/edgetest"
@@ -22,7 +23,7 @@ import (
 // identity; after a purge of everything, on the edge that took it and (on
 // PostgreSQL, through NOTIFY) on the other edge too.
 func TestFirstVisitAfterStartAndPurgeIsAHit(t *testing.T) {
-	ps := cache.NewPolicies(shared.Routes)
+	ps := cache.NewPolicies(canonical.New(shared.Routes))
 	articles, err := content.SeedPaths()
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+
+	"omnibus/edge/internal/canonical"
 )
 
 // The route table's cacheable pages (parameterised ones from the
@@ -12,7 +14,7 @@ import (
 // visitor waits for a render, warming waits; once done, every page is a hit.
 func TestWarmingPausesForVisitorsAndFillsTheCache(t *testing.T) {
 	c, _ := newTestCache(t, 1<<20)
-	ps := NewPolicies(mustTable(t, testRoutes))
+	ps := NewPolicies(canonical.New(mustTable(t, testRoutes)))
 	paths := ps.CacheablePaths([]string{"/blog/article/hello"})
 	if want := []string{"/", "/blog", "/pricing", "/contact-us", "/blog/article/hello"}; len(paths) != len(want) {
 		t.Fatalf("CacheablePaths %q, want %q", paths, want)

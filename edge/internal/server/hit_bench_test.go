@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/canonical"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/logging"
 	"omnibus/edge/internal/server"
@@ -47,7 +48,7 @@ func BenchmarkCacheHitLogFile(b *testing.B) {
 }
 
 func benchmarkCacheHit(b *testing.B, log *slog.Logger) {
-	policies := cache.NewPolicies(shared.Routes)
+	policies := cache.NewPolicies(canonical.New(shared.Routes))
 	page := "<!DOCTYPE html><html><body>" + strings.Repeat("<p>Omnibus</p>", 4000) + "</body></html>"
 	renderer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/cache"
+	"omnibus/edge/internal/canonical"
 	"omnibus/edge/internal/server"
 	"omnibus/shared"
 )
@@ -21,7 +22,7 @@ import (
 // request id, the security headers, and an Age that grows with the clock
 // (each entry reuses the Age value of the current second).
 func TestCacheHitKeepsLogAgeAndHeaders(t *testing.T) {
-	policies := cache.NewPolicies(shared.Routes)
+	policies := cache.NewPolicies(canonical.New(shared.Routes))
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }

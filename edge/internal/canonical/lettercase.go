@@ -1,4 +1,4 @@
-package cache
+package canonical
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ import (
 // (a React Router data request, /x.data, keeps the spelling its page had).
 // One rule for every route, before the cache: a crawler sees one URL per
 // page, and the cache keeps one copy.
-func (ps Policies) spelling(p string) string {
+func (ps Pages) spelling(p string) string {
 	if p == "/" || strings.HasSuffix(p, ".data") {
 		return p
 	}

@@ -1,4 +1,13 @@
-package cache
+// Package canonical gives every form of a page's address one spelling
+// before anything else reads it: the path cleaned, in the route table's
+// letter case and one escaped form, the query cut to what the page reads
+// (Canonical, CanonicalURI). It knows the route table's pages (Pages):
+// which paths are pages and of which route, which the page cache
+// (internal/cache) asks too. It is its own package because it runs with
+// the cache off as well: the session middleware, the content redirects
+// and the renderer see one address per page whether or not pages are
+// stored.
+package canonical
 
 import (
 	"net/http"
@@ -21,12 +30,12 @@ const dataQuery = "_routes"
 //     HEAD for another form is redirected there (301), so //evil.example/x
 //     goes to /evil.example/x, never off the site; other methods are
 //     rewritten in place;
-//   - the query keeps only the parameters the route's page reads (Policy.
-//     Query, from the route table); the rest are dropped, from the cache key
+//   - the query keeps only the parameters the route's page reads (the route
+//     table's query lists); the rest are dropped, from the cache key
 //     and from what the renderer sees, so junk queries are cache hits.
 //
 // A purge of /features therefore reaches every address that renders it.
-func (ps Policies) Canonical(next http.Handler) http.Handler {
+func (ps Pages) Canonical(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u := r.URL
 		if !strings.HasPrefix(u.Path, "/") {
@@ -68,7 +77,7 @@ func (ps Policies) Canonical(next http.Handler) http.Handler {
 // route table's letter case, and without a file name a page was once asked
 // for by (/index.html, /blog/index.html, /features.html: the page's own
 // address, when that address is a page).
-func (ps Policies) canonical(p string) string {
+func (ps Pages) canonical(p string) string {
 	clean := path.Clean(p)
 	for _, suffix := range []string{"/index.html", "/index.htm", ".html", ".htm"} {
 		if strings.HasSuffix(strings.ToLower(clean), suffix) {
@@ -85,8 +94,8 @@ func (ps Policies) canonical(p string) string {
 }
 
 // isPage reports whether p (in the table's spelling) is a page of the route table.
-func (ps Policies) isPage(p string) bool {
-	_, ok := ps.match(p)
+func (ps Pages) isPage(p string) bool {
+	_, ok := ps.Match(p)
 	return ok && !strings.HasSuffix(p, ".data") && p != manifestPath
 }
 
@@ -95,7 +104,7 @@ func (ps Policies) isPage(p string) bool {
 // page's own middleware drops what it does not read, without a redirect).
 // Another host's request is sent straight there (internal/httpx/origin), so
 // it takes one redirect, not two.
-func (ps Policies) CanonicalURI(u *url.URL) string {
+func (ps Pages) CanonicalURI(u *url.URL) string {
 	if !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "/api/") {
 		return u.RequestURI()
 	}
@@ -118,12 +127,12 @@ var manifestQuery = map[string]bool{"paths": true, "version": true}
 // cached page keeps a parameter only with a value the route table declares
 // (the first such value), so random values are neither renders nor cache
 // entries of their own.
-func (ps Policies) keptQuery(p, raw string) string {
+func (ps Pages) keptQuery(p, raw string) string {
 	if raw == "" {
 		return ""
 	}
-	policy := ps.For(p)
-	keep := policy.Query
+	page := ps.readsOf(p)
+	keep := page.query
 	if p == manifestPath {
 		keep = manifestQuery
 	}
@@ -138,7 +147,7 @@ func (ps Policies) keptQuery(p, raw string) string {
 			delete(q, name)
 		case p == manifestPath && name == "paths":
 			q[name] = ps.knownPaths(vs)
-		case p == manifestPath || policy.Private && name != dataQuery:
+		case p == manifestPath || page.private && name != dataQuery:
 			// the manifest's version; a private page's own parameters
 		default:
 			i := slices.IndexFunc(vs, func(v string) bool { return ps.allowed(name, v) })
@@ -158,10 +167,10 @@ func (ps Policies) keptQuery(p, raw string) string {
 // knownPaths keeps, of the manifest's comma-separated paths, the pages of
 // the route table (at most 64): the manifest of a path it does not know is
 // the not-found route's, which the client falls back to anyway.
-func (ps Policies) knownPaths(vs []string) []string {
+func (ps Pages) knownPaths(vs []string) []string {
 	var kept []string
 	for _, p := range strings.Split(strings.Join(vs, ","), ",") {
-		if _, known := ps.match(p); known && p != manifestPath && p == canonicalPath(p) && len(kept) < 64 && !slices.Contains(kept, p) {
+		if _, known := ps.Match(p); known && p != manifestPath && p == Path(p) && len(kept) < 64 && !slices.Contains(kept, p) {
 			kept = append(kept, p)
 		}
 	}
@@ -171,7 +180,7 @@ func (ps Policies) knownPaths(vs []string) []string {
 	return []string{strings.Join(kept, ",")}
 }
 
-// canonicalPath is the escaped form of the cleaned, decoded path p.
-func canonicalPath(p string) string {
+// Path is the escaped form of the cleaned, decoded path p.
+func Path(p string) string {
 	return (&url.URL{Path: path.Clean(p)}).EscapedPath()
 }
