@@ -6,6 +6,23 @@
 // the visitor, sets cookies or failed is never stored. Purges come from the
 // admin API, the edge binary's command line and, on PostgreSQL, from other
 // edge instances over LISTEN/NOTIFY.
+//
+// Which route a path is a page of, and its one address, are
+// internal/canonical's (they run with the cache off too). What stays here,
+// and why each is not a package of its own:
+//
+//   - purge fan-out and its acknowledgement (fanout.go, ack.go, purge.go,
+//     cli.go: the endpoint and the command that asks it): a purge is
+//     acknowledged once each edge has applied it to its store and warmed
+//     the new copies, so the fan-out reads the store's generation and the
+//     warming rounds; apart it would need the store's internals exported;
+//   - the CDN purge (cdn.go): one step of applying a purge, in the same
+//     order on every edge (store, then the caches in front), and it is
+//     what the acknowledgement waits for; apart it would be a hook that
+//     every purge path must remember to call;
+//   - warming (warm.go): it renders through the cache's own render path
+//     (singleflight, the store) and pauses while a visitor waits for a
+//     render, which only the cache sees; its acknowledgement ends a purge.
 package cache
 
 import (
