@@ -37,8 +37,9 @@ var layers = [][]string{
 	// the page cache, static files, content, its studio (API, pages,
 	// images) and its search, SEO, analytics, the theme.
 	{"server", "forms", "forms/formstest", "exchange", "canonical", "cache", "assets", "content", "studio", "studiopages", "images", "search", "seo", "analytics", "theme"},
-	// 3. Features: accounts, billing, contact, newsletter.
-	{"accounts", "billing", "billing/stripepay", "contact", "newsletter"},
+	// 3. Features: accounts (and its talk with Google's OpenID provider),
+	// billing, contact, newsletter.
+	{"accounts", "accounts/googleid", "billing", "billing/stripepay", "contact", "newsletter"},
 	// 4. Assembly: the one wiring, its test harness, the commands.
 	{"app", "edgetest", "cmd/edge"},
 }

@@ -15,6 +15,25 @@
 // decision 0061), as codes whose words the page
 // reads from shared/content/auth.json, the same file the JSON answers use;
 // any other refusal is JSON.
+//
+// The talk with Google's OpenID provider is googleid's. What stays here is
+// one concern, the account, and why its parts are not packages of their
+// own:
+//
+//   - sessions (session.go, device.go, pages.go): every way in (password,
+//     Google, a reset, registration) ends by starting one and setting the
+//     device cookie, and the redirect rules read the account's status;
+//   - passwords, resets and e-mail verification (password.go, reset.go,
+//     verify.go): a reset changes the Account row and ends its sessions in
+//     one transaction, and the password rule reads the account's e-mail
+//     and store name;
+//   - the store-name step of onboarding (storename.go, storeform.go): the
+//     name is a column of the account, checked with the e-mail when an
+//     account is registered (handlers.go) and set later for a Google one.
+//
+// Apart, each would need the Account model, startSession and the refusal
+// vocabulary (exchange.go) exported to the others; together they keep 27
+// exported names.
 package accounts
 
 import (
@@ -26,6 +45,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"omnibus/edge/internal/accounts/googleid"
 	"omnibus/edge/internal/exchange"
 	"omnibus/edge/internal/hashqueue"
 	"omnibus/edge/internal/mail"
@@ -95,7 +115,7 @@ type Service struct {
 	mail   mail.Sender
 	opt    Options
 	public *url.URL
-	google *google
+	google *googleid.Provider // nil: Google sign-in is off
 
 	// Rate limits, per client IP (request.ClientIP: what the server
 	// middleware resolved) and, for logins, per client IP and account e-mail.
@@ -155,7 +175,7 @@ func New(db *storage.DB, sender mail.Sender, opt Options) *Service {
 		background:       func(f func()) { go f() },
 	}
 	if opt.GoogleClientID != "" {
-		s.google = newGoogle(opt.GoogleIssuerURL, opt.GoogleClientID, opt.GoogleClientSecret)
+		s.google = googleid.New(opt.GoogleIssuerURL, opt.GoogleClientID, opt.GoogleClientSecret)
 	}
 	return s
 }

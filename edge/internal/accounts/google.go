@@ -5,22 +5,19 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/labstack/echo/v4"
 	"golang.org/x/oauth2"
 	"gorm.io/gorm"
 
+	"omnibus/edge/internal/accounts/googleid"
 	"omnibus/edge/internal/forms"
 	"omnibus/edge/internal/storage"
-	"omnibus/edge/internal/validation"
 )
 
 // Google sign-in (SPEC §7). Three ways in, one account rule:
@@ -37,7 +34,7 @@ import (
 //
 // Every ID token is verified by go-oidc: signature by the issuer's keys,
 // issuer, audience (our client id), expiry; then email_verified must be
-// true. The account is the one linked to the Google subject, else the one
+// true (internal/accounts/googleid, which talks to the provider). The account is the one linked to the Google subject, else the one
 // with the same e-mail (then linked), else a new one (account_created).
 
 const (
@@ -50,102 +47,30 @@ const (
 	ssoTTL      = 10 * time.Minute
 )
 
-type google struct {
-	issuer, clientID, secret string
-	client                   *http.Client
-
-	mu       sync.Mutex
-	provider *oidc.Provider
-}
-
-func newGoogle(issuer, clientID, secret string) *google {
-	return &google{issuer: issuer, clientID: clientID, secret: secret, client: &http.Client{Timeout: 10 * time.Second}}
-}
-
-// load discovers the provider on first use (not at start: the edge must boot
-// while the provider is unreachable) and keeps it once found.
-func (g *google) load(ctx context.Context) (*oidc.Provider, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.provider != nil {
-		return g.provider, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	p, err := oidc.NewProvider(oidc.ClientContext(ctx, g.client), g.issuer)
-	if err != nil {
-		return nil, err
-	}
-	g.provider = p
-	return p, nil
-}
-
-func (g *google) config(p *oidc.Provider, redirectURL string) *oauth2.Config {
-	ep := p.Endpoint()
-	// Client secret in the form body: Google takes it either way; some
-	// providers (and the local test provider) only there.
-	ep.AuthStyle = oauth2.AuthStyleInParams
-	return &oauth2.Config{
-		ClientID: g.clientID, ClientSecret: g.secret, Endpoint: ep, RedirectURL: redirectURL,
-		Scopes: []string{oidc.ScopeOpenID, "email", "profile"},
-	}
-}
-
-// identity is what a verified ID token says about the visitor.
+// identity is a verified Google identity, its e-mail address in the one
+// form accounts keep (normaliseEmail).
 type identity struct {
 	Subject string
 	Email   string
 	Name    string
 }
 
-// verify checks a raw ID token and reads its claims.
-func (g *google) verify(ctx context.Context, raw string) (*identity, *problem) {
-	p, err := g.load(ctx)
-	if err != nil {
-		slog.WarnContext(ctx, "accounts: google discovery", "err", err)
+// identityOf reads what the provider said (internal/accounts/googleid) as
+// the account rule needs it, or the refusal the visitor is told.
+func identityOf(id *googleid.Identity, err error) (*identity, *problem) {
+	switch {
+	case errors.Is(err, googleid.ErrUnavailable):
 		return nil, fail(http.StatusServiceUnavailable, codeGoogleUnavailable)
-	}
-	tok, err := p.Verifier(&oidc.Config{ClientID: g.clientID}).Verify(oidc.ClientContext(ctx, g.client), raw)
-	if err != nil {
-		slog.InfoContext(ctx, "accounts: google ID token refused", "err", err)
-		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
-	}
-	var c struct {
-		Email         string          `json:"email"`
-		EmailVerified json.RawMessage `json:"email_verified"`
-		Name          string          `json:"name"`
-	}
-	if err := tok.Claims(&c); err != nil {
-		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
-	}
-	// Google has sent email_verified as true and as "true".
-	if v := strings.Trim(string(c.EmailVerified), `"`); v != "true" {
+	case errors.Is(err, googleid.ErrEmailUnverified):
 		return nil, fail(http.StatusForbidden, codeGoogleEmailUnverified)
-	}
-	email, code := normaliseEmail(c.Email)
-	if code != "" || tok.Subject == "" {
+	case err != nil:
 		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
 	}
-	return &identity{Subject: tok.Subject, Email: email, Name: strings.TrimSpace(validation.Clean(c.Name))}, nil
-}
-
-// exchange trades a code for tokens and verifies the ID token.
-func (g *google) exchange(ctx context.Context, code, redirectURL string, opts ...oauth2.AuthCodeOption) (*identity, *problem) {
-	p, err := g.load(ctx)
-	if err != nil {
-		slog.WarnContext(ctx, "accounts: google discovery", "err", err)
-		return nil, fail(http.StatusServiceUnavailable, codeGoogleUnavailable)
-	}
-	tok, err := g.config(p, redirectURL).Exchange(context.WithValue(ctx, oauth2.HTTPClient, g.client), code, opts...)
-	if err != nil {
-		slog.InfoContext(ctx, "accounts: google code exchange", "err", err)
+	email, code := normaliseEmail(id.Email)
+	if code != "" {
 		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
 	}
-	raw, _ := tok.Extra("id_token").(string)
-	if raw == "" {
-		return nil, fail(http.StatusUnauthorized, codeGoogleFailed)
-	}
-	return g.verify(ctx, raw)
+	return &identity{Subject: id.Subject, Email: email, Name: id.Name}, nil
 }
 
 // googleSignIn: POST /oaccount/signin/google with {code} (popup code flow)
@@ -165,9 +90,9 @@ func (s *Service) googleSignIn(c echo.Context) error {
 	var id *identity
 	switch {
 	case f["code"] != "":
-		id, p = s.google.exchange(ctx, f["code"], popupRedirectURI)
+		id, p = identityOf(s.google.Exchange(ctx, f["code"], popupRedirectURI))
 	case f["credential"] != "":
-		id, p = s.google.verify(ctx, f["credential"])
+		id, p = identityOf(s.google.Verify(ctx, f["credential"]))
 	default:
 		p = fail(http.StatusBadRequest, codeGoogleMissing)
 	}
@@ -192,18 +117,16 @@ func (s *Service) googleRedirect(c echo.Context) error {
 	if s.google == nil {
 		return c.Redirect(http.StatusSeeOther, "/login?error="+codeGoogleUnavailable)
 	}
-	p, err := s.google.load(c.Request().Context())
-	if err != nil {
-		slog.WarnContext(c.Request().Context(), "accounts: google discovery", "err", err)
-		return c.Redirect(http.StatusSeeOther, "/login?error="+codeGoogleUnavailable)
-	}
 	state := randomString()
 	verifier := oauth2.GenerateVerifier()
+	u, err := s.google.AuthCodeURL(c.Request().Context(), s.callbackURL(), state, oauth2.S256ChallengeOption(verifier))
+	if err != nil {
+		return c.Redirect(http.StatusSeeOther, "/login?error="+codeGoogleUnavailable)
+	}
 	http.SetCookie(c.Response(), &http.Cookie{
 		Name: ssoCookie, Value: state + "." + verifier, Path: ssoCallback,
 		MaxAge: int(ssoTTL / time.Second), HttpOnly: true, Secure: s.secure(), SameSite: http.SameSiteLaxMode,
 	})
-	u := s.google.config(p, s.callbackURL()).AuthCodeURL(state, oauth2.S256ChallengeOption(verifier))
 	return c.Redirect(http.StatusFound, u)
 }
 
@@ -244,7 +167,7 @@ func (s *Service) googleCallback(w http.ResponseWriter, r *http.Request) {
 		back(codeRateLimited)
 		return
 	}
-	id, p := s.google.exchange(r.Context(), q.Get("code"), s.callbackURL(), oauth2.VerifierOption(verifier))
+	id, p := identityOf(s.google.Exchange(r.Context(), q.Get("code"), s.callbackURL(), oauth2.VerifierOption(verifier)))
 	if p == nil {
 		var acct *Account
 		if acct, p = s.googleAccount(r.Context(), id); p == nil {

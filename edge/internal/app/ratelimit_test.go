@@ -1,15 +1,10 @@
 package app_test
 
 import (
-	"context"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"testing"
-	"time"
 
-	"omnibus/edge/internal/app"
 	"omnibus/edge/internal/cache"
 	"omnibus/edge/internal/config"
 	"omnibus/edge/internal/edgetest"
@@ -21,26 +16,8 @@ import (
 // the edge built second would decide for the first too.
 func TestEachEdgeKeysClientsByItsOwnIPv6Prefix(t *testing.T) {
 	rendererURL := edgetest.StubRenderer(t)
-	start := func(prefix int) *app.App {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := config.DevelopmentDefaults()
-		cfg.Addr, cfg.DataDir, cfg.DatabaseURL, cfg.RendererURL = ln.Addr().String(), t.TempDir(), "", rendererURL
-		cfg.RateLimitIPv6Prefix = prefix
-		a, err := app.New(cfg, app.Deps{Listener: ln, NoAssets: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		go a.Serve()
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			a.Shutdown(ctx)
-			a.Close()
-		})
-		return a
+	start := func(prefix int) *edgetest.Edge {
+		return edgetest.Start(t, edgetest.Options{RendererURL: rendererURL, Config: func(c *config.Config) { c.RateLimitIPv6Prefix = prefix }})
 	}
 	wide, narrow := start(48), start(64)
 
@@ -48,7 +25,7 @@ func TestEachEdgeKeysClientsByItsOwnIPv6Prefix(t *testing.T) {
 	// edge's memory) and refuses before it looks at the token. Its burst
 	// spent from one /64, a request from another /64 of the same /48 is the
 	// same client to the /48 edge only.
-	purge := func(e *app.App, from string) int {
+	purge := func(e *edgetest.Edge, from string) int {
 		req, _ := http.NewRequest(http.MethodPost, e.URL+cache.PurgePath, nil)
 		req.Header.Set("X-Forwarded-For", from) // believed from loopback
 		res, err := http.DefaultClient.Do(req)
@@ -59,7 +36,7 @@ func TestEachEdgeKeysClientsByItsOwnIPv6Prefix(t *testing.T) {
 		res.Body.Close()
 		return res.StatusCode
 	}
-	for _, e := range []*app.App{wide, narrow} {
+	for _, e := range []*edgetest.Edge{wide, narrow} {
 		for range 30 {
 			purge(e, "2001:db8:1:2::1")
 		}

@@ -35,7 +35,7 @@ import (
 // publicURL's to publicURL (301 for GET and HEAD, 308 otherwise, so a
 // form post is re-posted with its body). An empty or unparsable publicURL
 // turns it off. canonical, when not nil, gives a GET's path and query as the
-// site spells them (cache.Policies.CanonicalURI), so another host with an
+// site spells them (canonical.Pages.CanonicalURI), so another host with an
 // unusual spelling (/Features/) takes one redirect, not two; that 301 may
 // be cached like any permanent redirect.
 func Redirect(publicURL string, canonical func(*url.URL) string) echo.MiddlewareFunc {
