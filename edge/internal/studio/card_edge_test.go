@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -218,4 +219,42 @@ func TestAPublishDoesNotWaitLongForItsCard(t *testing.T) {
 	}
 	close(hold)
 	poll.Until(t, 10*time.Second, func() bool { return ogImageOf(t, e, path) != "/og-image.jpg" }, "the late card never reached the page")
+}
+
+var metaOgImage = regexp.MustCompile(`<meta property="og:image" content="https?://[^/"]+(/[^"]*)"`)
+
+// With the real renderer: the card the publish has drawn is the
+// renderer's own drawing (ssr/app/lib/og-card.server.ts), named on the
+// article's page and answered by the edge as a 1200×630 JPEG; retitled, the
+// page names another card.
+func TestTheRendererDrawsAPublishedArticlesCard(t *testing.T) {
+	db := storagetest.SQLite(t)
+	e := edgetest.Start(t, edgetest.Options{DB: db, RealRenderer: true})
+	ed := client{t, e.URL, stafftest.SignIn(t, db, "publisher@example.com", staff.Publisher)}
+	const path = "/blog/article/card-follows"
+	imageOf := func() string {
+		t.Helper()
+		res, body := page(t, e, path)
+		m := metaOgImage.FindStringSubmatch(body)
+		if res.StatusCode != http.StatusOK || m == nil {
+			t.Fatalf("%s answered %d without an og:image", path, res.StatusCode)
+		}
+		return m[1]
+	}
+	id, rev := publishArticle(t, ed, 0, 0, "Drawn by the renderer")
+	var first string
+	// The first drawing loads satori and sharp, and may take past the publish's wait.
+	poll.Until(t, 60*time.Second, func() bool { first = imageOf(); return strings.HasPrefix(first, ogcard.PathPrefix) }, "the page never named its drawn card")
+	publishArticle(t, ed, id, rev, "Redrawn by the renderer")
+	var now string
+	poll.Until(t, 60*time.Second, func() bool { now = imageOf(); return now != first && strings.HasPrefix(now, ogcard.PathPrefix) }, "the retitled page never named a new card")
+	res, err := http.Get(e.URL + now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	cfg, err := jpeg.DecodeConfig(res.Body)
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/jpeg" || err != nil || cfg.Width != 1200 || cfg.Height != 630 {
+		t.Fatalf("%s answered %d %q, %d×%d (%v)", now, res.StatusCode, res.Header.Get("Content-Type"), cfg.Width, cfg.Height, err)
+	}
 }
