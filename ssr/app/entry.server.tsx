@@ -13,10 +13,11 @@ import { setRoute } from "./lib/renderer-server.server";
 import { pageContent } from "./lib/content.server";
 import { publicUrl, seoHead } from "./lib/seo.server";
 
-// ssr/server.js takes its logger, request middleware and metrics listener from here.
-export { log, serveMetrics, withRequest } from "./lib/renderer-server.server";
-// scripts/og-images.mjs draws a preview image for each of these pages after the build.
+// ssr/server.js takes its logger, request middleware, metrics listener and the edge's card drawing from here.
+export { log, serveMetrics, withRequest, CARD_PATH, cardEndpoint } from "./lib/renderer-server.server";
+// scripts/og-images.mjs draws a preview image for each of these pages after the build, with the one card drawing.
 export { seoPages, imageAlt, showsSection, articleImageKey } from "./lib/seo.server";
+export { drawCard } from "./lib/og-card.server";
 
 /** Errors React Router catches in loaders, actions and rendering, as structured log lines (not for aborted requests). */
 export function handleError(error: unknown, { request }: { request: Request }) {

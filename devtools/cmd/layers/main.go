@@ -36,7 +36,7 @@ var layers = [][]string{
 	// an endpoint reads and answers (exchange), the page cache, static
 	// files, content, its studio (API, pages, images) and its search, SEO,
 	// analytics, the theme.
-	{"server", "forms", "forms/formstest", "exchange", "cache", "assets", "content", "studio", "studiopages", "images", "search", "seo", "analytics", "theme"},
+	{"server", "forms", "forms/formstest", "exchange", "cache", "assets", "content", "studio", "studiopages", "images", "ogcard", "search", "seo", "analytics", "theme"},
 	// 3. Features: accounts, billing, contact, newsletter.
 	{"accounts", "billing", "billing/stripepay", "contact", "newsletter"},
 	// 4. Assembly: the one wiring, its test harness, the commands.

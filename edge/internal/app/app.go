@@ -46,6 +46,7 @@ import (
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
+	"omnibus/edge/internal/ogcard"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/ratelimit"
@@ -126,6 +127,8 @@ type App struct {
 	// Content is the content store: articles, help, policies, campaign
 	// links and redirects, edited in the studio (/api/v1/staff).
 	Content *content.Store
+	// Cards are the preview images drawn for published articles' words.
+	Cards *ogcard.Cards
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
 	// SearchIndex is what site search finds (the repository's articles and
@@ -577,7 +580,9 @@ func (a *App) startCache(policies cache.Policies, secure *security.Policy, now f
 // startContent opens the content store: seeds it from the repository,
 // loads its pages, and runs its scheduler until Close.
 func (a *App) startContent() {
-	a.Content = content.New(a.DB, content.Options{Logger: a.Log})
+	// A content page names the preview card drawn for its words, once one is.
+	a.Cards = ogcard.New(a.DB, ogcard.Options{Renderer: a.Renderer.URL, Logger: a.Log})
+	a.Content = content.New(a.DB, content.Options{Logger: a.Log, Card: a.Cards.Lookup})
 	schedCtx, stopScheduler := context.WithCancel(context.Background())
 	schedDone := make(chan struct{})
 	go func() { defer close(schedDone); a.Content.RunScheduler(schedCtx, "") }()
@@ -808,7 +813,11 @@ func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 	if err := a.Content.Refresh(context.WithoutCancel(ctx)); err != nil {
 		a.Log.Warn("content: reloading the content pages", "err", err)
 	}
-	if !ch.Live || a.Cache == nil {
+	if !ch.Live {
+		return
+	}
+	a.drawCard(ctx, ch)
+	if a.Cache == nil {
 		return
 	}
 	targets := make([]cache.Target, 0, len(ch.Paths)+1)
@@ -837,6 +846,46 @@ func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishWait)
 	defer cancel()
 	purge(wait)
+}
+
+// cardWait bounds how long a publish waits for its article's preview card
+// to be drawn (decision 0066): past it, the pages are purged and warmed with
+// the card they had, and the card's drawing, once done, purges its page
+// again.
+const cardWait = 2 * time.Second
+
+// drawCard has the preview card of a published article or help topic drawn
+// and stored (internal/ogcard) before its pages are purged and warmed, so
+// the page warmed names the card of its new words.
+func (a *App) drawCard(ctx context.Context, ch content.Change) {
+	path := content.PagePath(ch.Type, ch.Slug)
+	if ch.State != content.StatePublished || path == "" {
+		return
+	}
+	pc, err := a.Content.PageContentFor(context.WithoutCancel(ctx), path)
+	if err != nil || pc == nil {
+		return
+	}
+	t, ok := pc.CardText(path)
+	if !ok {
+		return
+	}
+	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), cardWait)
+	defer cancel()
+	_, err = a.Cards.Ensure(wait, t)
+	if !errors.Is(err, context.DeadlineExceeded) || a.Cache == nil {
+		return // drawn (or failed: logged once, the page keeps its card)
+	}
+	go func() {
+		later, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := a.Cards.Ensure(later, t); err != nil {
+			return
+		}
+		if _, err := a.Cache.PurgeTargets(later, cache.Target{Path: path}); err != nil {
+			a.Log.Warn("ogcard: purge after a late card", "path", path, "err", err)
+		}
+	}()
 }
 
 // campaignLinks are the store's short links as the counting knows them.
