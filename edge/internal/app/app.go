@@ -806,7 +806,7 @@ func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, 
 // pages it alters on every edge (PostgreSQL's fan-out; they reload theirs
 // through OnPurge) and in the CDN, and each edge's warmer renders them
 // again. Once the site is warm the change's answer (a publish, say) waits
-// for every live edge to acknowledge it warmed, up to publishWait, so the
+// for every live edge to acknowledge it warmed, up to PUBLISH_WAIT, so the
 // first visitor after it gets the new page as a hit on any edge. Before the
 // first warm-up (an edge starting, seeding) nobody waits.
 func (a *App) contentChanged(ctx context.Context, ch content.Change) {
@@ -843,7 +843,11 @@ func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 		go purge(context.Background())
 		return
 	}
-	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishWait)
+	if a.Config.PublishWait <= 0 {
+		go purge(context.Background())
+		return
+	}
+	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.Config.PublishWait)
 	defer cancel()
 	purge(wait)
 }
@@ -897,11 +901,6 @@ func campaignLinks(cl []content.CampaignLink) []analytics.Link {
 	}
 	return out
 }
-
-// publishWait bounds how long a change's answer waits for the edges to
-// warm its pages: past it the change is live all the same (purged), and
-// the log names the edges that had not warmed.
-const publishWait = 3 * time.Second
 
 // searchChanged brings site search in line with a committed change of
 // the content store on this edge (search.Index.Apply). Only a change of
