@@ -16,8 +16,10 @@
 //
 // What a visitor can make it spend is bounded: a query is cut to
 // MaxQueryRunes characters and MaxQueryWords words, searches are limited
-// per client, and results are answered from a cache of at most
-// MaxCacheEntries results of at most MaxResultBytes each.
+// per client (the page's, each a render, more tightly than the API's; a
+// refused one is a page kept, no render: refusal.go), and results are
+// answered from a cache of at most MaxCacheEntries results of at most
+// MaxResultBytes each.
 package search
 
 import (
@@ -53,6 +55,12 @@ const (
 	// (typing with results as you type stays well inside it).
 	LimitBurst = 40
 	LimitEvery = 250 * time.Millisecond
+	// PageLimitBurst searches of the page at once per client, one more
+	// every PageLimitEvery: each is a render on the renderer, which the
+	// cached pages everyone reads share the machine with. A visitor reads
+	// results for longer than that; typing uses the API's limit.
+	PageLimitBurst = 10
+	PageLimitEvery = 2 * time.Second
 )
 
 // Path is the search page.
@@ -90,9 +98,12 @@ type Item struct {
 // Options configure New.
 type Options struct {
 	Index *Index
-	// Limiter limits searches per client (default LimitBurst per client,
-	// one more every LimitEvery, in this edge's memory).
+	// Limiter limits the API's searches per client (default LimitBurst per
+	// client, one more every LimitEvery, in this edge's memory).
 	Limiter *ratelimit.Limiter
+	// PageLimiter limits the page's searches per client (default
+	// PageLimitBurst, one more every PageLimitEvery, in this edge's memory).
+	PageLimiter *ratelimit.Limiter
 	// Searched, when set, is told of every search of the page (not of the
 	// API's type-ahead): the request, the query as searched and how many
 	// documents matched (internal/analytics counts them).
@@ -126,6 +137,9 @@ type cached struct {
 func New(opts Options) *Service {
 	if opts.Limiter == nil {
 		opts.Limiter = ratelimit.New(LimitBurst, LimitEvery)
+	}
+	if opts.PageLimiter == nil {
+		opts.PageLimiter = ratelimit.New(PageLimitBurst, PageLimitEvery)
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -198,7 +212,7 @@ func (s *Service) Pages(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if ok, wait := s.opts.Limiter.Allow(r.Context(), ratelimit.Client(r)); !ok {
+		if ok, wait := s.opts.PageLimiter.Allow(r.Context(), ratelimit.Client(r)); !ok {
 			s.refused.serve(w, r, next, wait)
 			return
 		}
