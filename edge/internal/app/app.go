@@ -225,7 +225,7 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.SearchIndex = search.NewIndex(syn)
 	a.loadContent()
 	a.Content.Subscribe(a.searchChanged)
-	a.Search = search.New(search.Options{Index: a.SearchIndex, Searched: func(r *http.Request, q string, total int) {
+	a.Search = search.New(search.Options{Index: a.SearchIndex, Security: secure, Searched: func(r *http.Request, q string, total int) {
 		if a.Analytics != nil {
 			a.Analytics.Searched(r, q, total)
 		}

@@ -257,8 +257,8 @@ var categoriesDay = sync.OnceValue(func() string {
 
 // Modified is the day what the page shows last changed, from the content's
 // own dates: an article's updated (else published) day, a policy's date, a
-// list's newest article (a help page's also its categories' texts). Zero
-// when the content has no date. The page answers it as Last-Modified, so a
+// list's newest article (a help page's also its categories' texts,
+// Category.Changed). Zero when the content has no date. The page answers it as Last-Modified, so a
 // crawler's If-Modified-Since finds an unchanged page unchanged.
 func (pc *PageContent) Modified() time.Time {
 	day := ""
@@ -276,8 +276,11 @@ func (pc *PageContent) Modified() time.Time {
 			day = max(day, a.Modified())
 		}
 	}
-	if pc.Article == nil && (pc.Category != nil || len(pc.Categories) > 0) {
-		day = max(day, categoriesDay())
+	if pc.Article == nil && pc.Category != nil {
+		day = max(day, pc.Category.Changed)
+	}
+	for _, c := range pc.Categories {
+		day = max(day, c.Changed)
 	}
 	t, err := time.Parse(time.DateOnly, day)
 	if err != nil {
