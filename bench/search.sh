@@ -49,6 +49,6 @@ echo
 echo "$NOTE"
 echo
 echo "Row (s4): the flood's answers: $(awk '/^search-flood-status/ { printf "%s%s × %s", (n++ ? ", " : ""), $3, $2 }' "$FLOOD_OUT") (429: the per-client limit; every query new),"
-echo "$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$FLOOD_OUT")/s of the ${RATE}/s asked: each is a render of the /search page (private, never in the page cache), so the flood's rate is the renderer's."
+echo "$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$FLOOD_OUT")/s of the ${RATE}/s asked: an allowed search is a render of the /search page (private, never in the page cache), a refused one the kept too-many-searches page (no render)."
 echo "s4/s3 (cache hits/s during the flood vs alone): $(awk -v x="$b_rps" -v y="$a_rps" 'BEGIN { printf "%.3f", x / y }') (target ≥ 0.9)."
 rm -f "$FLOOD_OUT"

@@ -69,6 +69,13 @@ type HTTPNames struct {
 	// under /staff (edge/internal/studiopages). Stripped from incoming
 	// requests.
 	StudioHeader string `json:"studioHeader"`
+	// CardHeader carries the words of a preview card (base64url JSON
+	// {title, section, description}) on the edge's own request for its
+	// drawing (edge/internal/ogcard, ssr/app/lib/og-card.server.ts).
+	CardHeader string `json:"cardHeader"`
+	// CardVersion names the preview card's look: part of the key a drawn
+	// card is stored under, so a new look draws every card again.
+	CardVersion string `json:"cardVersion"`
 }
 
 // EdgePrefix starts the name of every header only the edge sets.

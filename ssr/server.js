@@ -69,6 +69,8 @@ if (DEV) {
   const devServer = await vite.createServer({ server: { middlewareMode: true } });
   runtime = await devServer.ssrLoadModule("/app/lib/renderer-server.server.ts");
   app.use(runtime.withRequest);
+  // The edge's own request for an article's preview card (app/lib/og-card.server.ts).
+  app.all(runtime.CARD_PATH, runtime.cardEndpoint);
   app.use(devServer.middlewares);
   app.use(
     createRequestHandler({
@@ -80,6 +82,7 @@ if (DEV) {
   const build = await import("./build/server/index.js");
   runtime = build.entry.module;
   app.use(runtime.withRequest);
+  app.all(runtime.CARD_PATH, runtime.cardEndpoint);
   app.use(createRequestHandler({ build, mode: process.env.NODE_ENV ?? "production" }));
 }
 const { log } = runtime;

@@ -7,16 +7,17 @@ import { log, errorMessage } from "./lib/log.server";
 import { NonceProvider, requestNonce } from "~/lib/nonce";
 import { CriticalCssProvider, ServerSeoProvider } from "~/lib/critical-css";
 import { DeferredScriptsProvider } from "~/lib/deferred-scripts";
-import { deferredScriptsServer } from "~/lib/deferred-scripts.server";
+import { deferredScriptsServer, serverMarkupOnly } from "~/lib/deferred-scripts.server";
 import criticalCss from "./critical.css?inline";
 import { setRoute } from "./lib/renderer-server.server";
 import { pageContent } from "./lib/content.server";
 import { publicUrl, seoHead } from "./lib/seo.server";
 
-// ssr/server.js takes its logger, request middleware and metrics listener from here.
-export { log, serveMetrics, withRequest } from "./lib/renderer-server.server";
-// scripts/og-images.mjs draws a preview image for each of these pages after the build.
+// ssr/server.js takes its logger, request middleware, metrics listener and the edge's card drawing from here.
+export { log, serveMetrics, withRequest, CARD_PATH, cardEndpoint } from "./lib/renderer-server.server";
+// scripts/og-images.mjs draws a preview image for each of these pages after the build, with the one card drawing.
 export { seoPages, imageAlt, showsSection, articleImageKey } from "./lib/seo.server";
+export { drawCard } from "./lib/og-card.server";
 
 /** Errors React Router catches in loaders, actions and rendering, as structured log lines (not for aborted requests). */
 export function handleError(error: unknown, { request }: { request: Request }) {
@@ -58,9 +59,10 @@ export default function handleRequest(
     // The edge's CSP nonce: on React Router's scripts and links, React's own inline scripts and root.tsx's.
     const nonce = requestNonce(request.headers);
     // What crawlers and link previews read (preview image, JSON-LD...): pages that answer 200 only.
+    const content = pageContent(request);
     let seo: ReturnType<typeof seoHead> = null;
     try {
-      if (routerContext.staticHandlerContext.statusCode === 200) seo = seoHead(new URL(request.url).pathname, publicUrl(), pageContent(request));
+      if (routerContext.staticHandlerContext.statusCode === 200) seo = seoHead(new URL(request.url).pathname, publicUrl(), content);
     } catch (error) {
       // The page still answers, without them; the log (and e2e/seo.spec.ts) says what broke.
       log.error({ err: error }, `seo: ${errorMessage(error)}`);
@@ -69,7 +71,7 @@ export default function handleRequest(
       <NonceProvider value={nonce}>
         <CriticalCssProvider value={criticalCss}>
           <ServerSeoProvider value={seo}>
-            <DeferredScriptsProvider value={deferredScriptsServer}>
+            <DeferredScriptsProvider value={content.preview ? serverMarkupOnly : deferredScriptsServer}>
               <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
             </DeferredScriptsProvider>
           </ServerSeoProvider>

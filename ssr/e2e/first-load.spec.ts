@@ -165,12 +165,16 @@ test("a navigation link fetches its page's data and route module on hover, befor
   await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", blog.description);
 });
 
+/** Where the navigation bar is cut: after its first button. */
+const inTheBar = (body: string) => body.indexOf("</button>", body.indexOf("<header")) + "</button>".length;
+
 /**
  * A proxy in front of the site that sends the document of `path` in two parts,
- * cut inside the navigation bar (after its first button), the second when
- * `release` is called: a slow network's gap at its worst place.
+ * cut where `cut` says (by default inside the navigation bar, after its first
+ * button), the second when `release` is called: a slow network's gap at its
+ * worst place.
  */
-async function splitDocument(baseURL: string, path: string) {
+async function splitDocument(baseURL: string, path: string, cutAt: (body: string) => number = inTheBar) {
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   const server = http.createServer(async (req, res) => {
@@ -179,8 +183,8 @@ async function splitDocument(baseURL: string, path: string) {
     const body = await upstream.text();
     res.writeHead(upstream.status, headers);
     if (req.url !== path) return res.end(body);
-    const cut = body.indexOf("</button>", body.indexOf("<header")) + "</button>".length;
-    expect(cut, "a button inside the navigation bar").toBeGreaterThan(100);
+    const cut = cutAt(body);
+    expect(cut, "a cut inside the document").toBeGreaterThan(100);
     res.write(body.slice(0, cut));
     await released;
     res.end(body.slice(cut));
@@ -212,6 +216,36 @@ test("a document that arrives in pieces never paints half a navigation bar, so t
     await waitForHydration(page);
     expect(paintedEarly, `${path}: painted before its navigation bar had arrived`).toBe(false);
     expect(await page.evaluate(() => (window as unknown as { __navShifts: string[] }).__navShifts), `${path}: the navigation bar moved`).toEqual([]);
+    await context.close();
+    proxy.close();
+  }
+});
+
+// A sign-in card painted before its submit button's label arrived grew when
+// the label came (a shift seen on a busy machine). Each card ends with an
+// element the page's first paint waits for (components/auth/form-parts.tsx).
+test("a sign-in page that arrives in pieces is painted with its whole card, so nothing in it moves", async ({ browser, baseURL }) => {
+  for (const path of ["/login", "/register"]) {
+    // Cut right after the card's submit button's opening tag: a button with no label yet.
+    const proxy = await splitDocument(baseURL!, path, (body) => body.indexOf(">", body.indexOf('<button type="submit"', body.indexOf("<main"))) + 1);
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
+    await context.addInitScript(() => {
+      const shifts: number[] = ((window as unknown as { __shifts: number[] }).__shifts = []);
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    const page = await context.newPage();
+    const loaded = page.goto(proxy.url);
+    await page.waitForFunction(() => document.querySelector('main button[type="submit"]'));
+    const paintedEarly = await page
+      .waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 1_000 })
+      .then(() => true, () => false);
+    proxy.release();
+    await loaded;
+    await waitForHydration(page);
+    expect(paintedEarly, `${path}: painted before its card had arrived`).toBe(false);
+    expect(await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts), `${path}: something moved`).toEqual([]);
     await context.close();
     proxy.close();
   }

@@ -36,7 +36,7 @@ var layers = [][]string{
 	// an endpoint reads and answers (exchange), pages' canonical addresses,
 	// the page cache, static files, content, its studio (API, pages,
 	// images) and its search, SEO, analytics, the theme.
-	{"server", "forms", "forms/formstest", "exchange", "canonical", "cache", "assets", "content", "studio", "studiopages", "images", "search", "seo", "analytics", "theme"},
+	{"server", "forms", "forms/formstest", "exchange", "canonical", "cache", "assets", "content", "studio", "studiopages", "images", "ogcard", "search", "seo", "analytics", "theme"},
 	// 3. Features: accounts (and its talk with Google's OpenID provider),
 	// billing, contact, newsletter.
 	{"accounts", "accounts/googleid", "billing", "billing/stripepay", "contact", "newsletter"},

@@ -46,6 +46,7 @@ import (
 	"omnibus/edge/internal/mail"
 	"omnibus/edge/internal/metrics"
 	"omnibus/edge/internal/newsletter"
+	"omnibus/edge/internal/ogcard"
 	"omnibus/edge/internal/platform"
 	"omnibus/edge/internal/proxy"
 	"omnibus/edge/internal/ratelimit"
@@ -126,6 +127,8 @@ type App struct {
 	// Content is the content store: articles, help, policies, campaign
 	// links and redirects, edited in the studio (/api/v1/staff).
 	Content *content.Store
+	// Cards are the preview images drawn for published articles' words.
+	Cards *ogcard.Cards
 	// Analytics counts page views, answers /go/ links and the staff page.
 	Analytics *analytics.Tracker
 	// SearchIndex is what site search finds (the repository's articles and
@@ -223,11 +226,16 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	a.SearchIndex = search.NewIndex(syn)
 	a.loadContent()
 	a.Content.Subscribe(a.searchChanged)
-	a.Search = search.New(search.Options{Index: a.SearchIndex, Limiter: limits.New(search.LimitBurst, search.LimitEvery), Searched: func(r *http.Request, q string, total int) {
-		if a.Analytics != nil {
-			a.Analytics.Searched(r, q, total)
-		}
-	}})
+	a.Search = search.New(search.Options{
+		Index: a.SearchIndex, Security: secure,
+		Limiter:     limits.New(search.LimitBurst, search.LimitEvery),
+		PageLimiter: limits.New(search.PageLimitBurst, search.PageLimitEvery),
+		Searched: func(r *http.Request, q string, total int) {
+			if a.Analytics != nil {
+				a.Analytics.Searched(r, q, total)
+			}
+		},
+	})
 	// The route table's pages, knowing the articles and help topics that
 	// are published (any other slug is the one shared not-found page, not
 	// a render of its own) and the client build's version: the one
@@ -580,7 +588,9 @@ func (a *App) startCache(policies cache.Policies, secure *security.Policy, now f
 // startContent opens the content store: seeds it from the repository,
 // loads its pages, and runs its scheduler until Close.
 func (a *App) startContent() {
-	a.Content = content.New(a.DB, content.Options{Logger: a.Log})
+	// A content page names the preview card drawn for its words, once one is.
+	a.Cards = ogcard.New(a.DB, ogcard.Options{Renderer: a.Renderer.URL, Logger: a.Log})
+	a.Content = content.New(a.DB, content.Options{Logger: a.Log, Card: a.Cards.Lookup})
 	schedCtx, stopScheduler := context.WithCancel(context.Background())
 	schedDone := make(chan struct{})
 	go func() { defer close(schedDone); a.Content.RunScheduler(schedCtx, "") }()
@@ -804,14 +814,18 @@ func startWarming(ctx context.Context, c *cache.Cache, policies cache.Policies, 
 // pages it alters on every edge (PostgreSQL's fan-out; they reload theirs
 // through OnPurge) and in the CDN, and each edge's warmer renders them
 // again. Once the site is warm the change's answer (a publish, say) waits
-// for every live edge to acknowledge it warmed, up to publishWait, so the
+// for every live edge to acknowledge it warmed, up to PUBLISH_WAIT, so the
 // first visitor after it gets the new page as a hit on any edge. Before the
 // first warm-up (an edge starting, seeding) nobody waits.
 func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 	if err := a.Content.Refresh(context.WithoutCancel(ctx)); err != nil {
 		a.Log.Warn("content: reloading the content pages", "err", err)
 	}
-	if !ch.Live || a.Cache == nil {
+	if !ch.Live {
+		return
+	}
+	a.drawCard(ctx, ch)
+	if a.Cache == nil {
 		return
 	}
 	targets := make([]cache.Target, 0, len(ch.Paths)+1)
@@ -837,9 +851,53 @@ func (a *App) contentChanged(ctx context.Context, ch content.Change) {
 		go purge(context.Background())
 		return
 	}
-	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishWait)
+	if a.Config.PublishWait <= 0 {
+		go purge(context.Background())
+		return
+	}
+	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.Config.PublishWait)
 	defer cancel()
 	purge(wait)
+}
+
+// cardWait bounds how long a publish waits for its article's preview card
+// to be drawn (decision 0066): past it, the pages are purged and warmed with
+// the card they had, and the card's drawing, once done, purges its page
+// again.
+const cardWait = 2 * time.Second
+
+// drawCard has the preview card of a published article or help topic drawn
+// and stored (internal/ogcard) before its pages are purged and warmed, so
+// the page warmed names the card of its new words.
+func (a *App) drawCard(ctx context.Context, ch content.Change) {
+	path := content.PagePath(ch.Type, ch.Slug)
+	if ch.State != content.StatePublished || path == "" {
+		return
+	}
+	pc, err := a.Content.PageContentFor(context.WithoutCancel(ctx), path)
+	if err != nil || pc == nil {
+		return
+	}
+	t, ok := pc.CardText(path)
+	if !ok {
+		return
+	}
+	wait, cancel := context.WithTimeout(context.WithoutCancel(ctx), cardWait)
+	defer cancel()
+	_, err = a.Cards.Ensure(wait, t)
+	if !errors.Is(err, context.DeadlineExceeded) || a.Cache == nil {
+		return // drawn (or failed: logged once, the page keeps its card)
+	}
+	go func() {
+		later, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := a.Cards.Ensure(later, t); err != nil {
+			return
+		}
+		if _, err := a.Cache.PurgeTargets(later, cache.Target{Path: path}); err != nil {
+			a.Log.Warn("ogcard: purge after a late card", "path", path, "err", err)
+		}
+	}()
 }
 
 // campaignLinks are the store's short links as the counting knows them.
@@ -851,11 +909,6 @@ func campaignLinks(cl []content.CampaignLink) []analytics.Link {
 	}
 	return out
 }
-
-// publishWait bounds how long a change's answer waits for the edges to
-// warm its pages: past it the change is live all the same (purged), and
-// the log names the edges that had not warmed.
-const publishWait = 3 * time.Second
 
 // searchChanged brings site search in line with a committed change of
 // the content store on this edge (search.Index.Apply). Only a change of

@@ -69,4 +69,5 @@ func (a *App) registerStudio(publicURL string, log *slog.Logger, api *echo.Group
 			return m.AccountID, ok
 		},
 	}, sameOrigin)
+	a.Cards.Register(a.Server.Routes) // the published articles' preview cards, to everyone
 }

@@ -45,6 +45,7 @@ type Config struct {
 	CacheMaxBytes        int64           // CACHE_MAX_BYTES; 0: no page cache
 	CachePurgeToken      string          // CACHE_PURGE_TOKEN; empty: no purge over HTTP
 	CacheWarm            bool            // CACHE_WARM: warm the page cache at start and after purges
+	PublishWait          time.Duration   // PUBLISH_WAIT: how long a publish's answer waits for every edge to warm its pages
 	SMTPURL              string          // SMTP_URL; empty: mail stays in mail_outbox
 	MailFrom             string          // MAIL_FROM
 	ContactNotifyEmail   string          // CONTACT_NOTIFY_EMAIL

@@ -50,6 +50,8 @@ var Settings = []Setting{
 		"Memory bound of the page cache (every stored page in identity, gzip and brotli; least recently used out first); `0` turns the cache off."),
 	row("CACHE_WARM", boolean, "1", func(c *Config) *bool { return &c.CacheWarm },
 		"`1`: at start and after every purge, render every cacheable page of the route table in the background, one at a time and never while a visitor waits for a render, so the first visitor gets a hit (log line and metric `omnibus_page_cache_warm_done`); `0`: pages are rendered when first asked for."),
+	row("PUBLISH_WAIT", duration, "3s", func(c *Config) *time.Duration { return &c.PublishWait },
+		"How long the studio's publish, unpublish and rollback wait for every live edge to purge and warm the pages they change before answering, so \"Published\" means a cache hit everywhere; past it the change is live all the same and the log names the edges still warming. `0s`: answer at once."),
 	row("CACHE_PURGE_TOKEN", secret(minSecretLen), "", func(c *Config) *string { return &c.CachePurgeToken },
 		"Bearer token for `POST /api/v1/admin/cache/purge` and `edge purge` (`openssl rand -hex 32`); empty: purging over HTTP is off (404)."),
 	row("SMTP_URL", smtpURL, "", func(c *Config) *string { return &c.SMTPURL },

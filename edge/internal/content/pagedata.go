@@ -31,6 +31,32 @@ type PageContent struct {
 	Articles   []Summary       `json:"articles,omitempty"`
 	Categories []CategoryIndex `json:"categories,omitempty"`
 	More       bool            `json:"more,omitempty"`
+	// Card is the preview card drawn for the page's words (CardText), when
+	// one is: the renderer names it as the page's og:image.
+	Card string `json:"card,omitempty"`
+}
+
+// CardText is what a content page's preview card shows: the words of the
+// renderer's SEO page for it (ssr/app/lib/seo.server.tsx contentSeoPage).
+type CardText struct {
+	Title       string `json:"title"`
+	Section     string `json:"section"`
+	Description string `json:"description"`
+}
+
+// CardText is the card of the page at path showing pc: an article's, a
+// help article's or a help topic's; false for any other page.
+func (pc *PageContent) CardText(path string) (CardText, bool) {
+	kind, _ := kindOf(path)
+	switch {
+	case kind == blogArticle && pc.Article != nil:
+		return CardText{pc.Article.Title, "Blog", pc.Article.Description}, true
+	case kind == helpArticle && pc.Article != nil:
+		return CardText{pc.Article.Title, "Help centre", pc.Article.Description}, true
+	case kind == helpCategory && pc.Category != nil:
+		return CardText{pc.Category.Title, "Help centre", pc.Category.Description}, true
+	}
+	return CardText{}, false
 }
 
 // PreviewInfo marks a preview: the page draws its banner and is noindex.
@@ -231,8 +257,8 @@ var categoriesDay = sync.OnceValue(func() string {
 
 // Modified is the day what the page shows last changed, from the content's
 // own dates: an article's updated (else published) day, a policy's date, a
-// list's newest article (a help page's also its categories' texts). Zero
-// when the content has no date. The page answers it as Last-Modified, so a
+// list's newest article (a help page's also its categories' texts,
+// Category.Changed). Zero when the content has no date. The page answers it as Last-Modified, so a
 // crawler's If-Modified-Since finds an unchanged page unchanged.
 func (pc *PageContent) Modified() time.Time {
 	day := ""
@@ -250,8 +276,11 @@ func (pc *PageContent) Modified() time.Time {
 			day = max(day, a.Modified())
 		}
 	}
-	if pc.Article == nil && (pc.Category != nil || len(pc.Categories) > 0) {
-		day = max(day, categoriesDay())
+	if pc.Article == nil && pc.Category != nil {
+		day = max(day, pc.Category.Changed)
+	}
+	for _, c := range pc.Categories {
+		day = max(day, c.Changed)
 	}
 	t, err := time.Parse(time.DateOnly, day)
 	if err != nil {
@@ -326,6 +355,9 @@ func (s *Store) PageData(next http.Handler) http.Handler {
 		}
 		pc, err := s.PageContentFor(r.Context(), r.URL.Path)
 		if err == nil && pc != nil {
+			if t, ok := pc.CardText(r.URL.Path); ok && s.card != nil {
+				pc.Card = s.card(r.Context(), t)
+			}
 			if t := pc.Modified(); !t.IsZero() {
 				w.Header().Set("Last-Modified", t.UTC().Format(http.TimeFormat))
 			}

@@ -50,7 +50,11 @@ type Category struct {
 	Description string `json:"description"`
 	// Intro is the category page's introduction (plain text): what the
 	// topic covers, in a few sentences.
-	Intro    string `json:"intro,omitempty"`
+	Intro string `json:"intro,omitempty"`
+	// Changed is the day its title and introduction last changed: the
+	// repository's day of categories.json while the text live is the
+	// repository's, the day of the studio's change once staff's is.
+	Changed  string `json:"-"`
 	position int
 }
 
@@ -70,6 +74,7 @@ type publishedRow struct {
 	Fields    string
 	Body      string
 	HTML      string `gorm:"column:html"`
+	Author    string
 	UpdatedAt time.Time
 }
 
@@ -86,7 +91,7 @@ func summaryOf(slug string, f map[string]string) Summary {
 // published reads the live revisions of typ (slug "" for all), with or
 // without their bodies.
 func (s *Store) published(ctx context.Context, typ, slug string, withBody bool) ([]publishedRow, error) {
-	cols := "i.id AS item_id, i.type, i.slug, r.fields, i.updated_at"
+	cols := "i.id AS item_id, i.type, i.slug, r.fields, r.author, i.updated_at"
 	if withBody {
 		cols += ", r.body, r.html"
 	}
@@ -173,9 +178,7 @@ func (s *Store) Categories(ctx context.Context) ([]Category, error) {
 	}
 	out := make([]Category, 0, len(rows))
 	for _, r := range rows {
-		f := fieldsOf(r.Fields)
-		pos, _ := strconv.Atoi(f["position"])
-		out = append(out, Category{Slug: r.Slug, Title: f["title"], Description: f["description"], Intro: f["intro"], position: pos})
+		out = append(out, categoryOf(r))
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].position != out[j].position {
@@ -208,8 +211,20 @@ func (s *Store) category(ctx context.Context, slug string) (Category, bool, erro
 	if err != nil || len(rows) == 0 {
 		return Category{}, false, err
 	}
-	f := fieldsOf(rows[0].Fields)
-	return Category{Slug: slug, Title: f["title"], Description: f["description"], Intro: f["intro"]}, true, nil
+	return categoryOf(rows[0]), true, nil
+}
+
+// categoryOf is the category a published row holds.
+func categoryOf(r publishedRow) Category {
+	f := fieldsOf(r.Fields)
+	pos, _ := strconv.Atoi(f["position"])
+	c := Category{Slug: r.Slug, Title: f["title"], Description: f["description"], Intro: f["intro"], position: pos, Changed: categoriesDay()}
+	if r.Author != RepositoryAuthor {
+		// The item's last change is at least the publishing of the text
+		// live (a later draft saved moves it on, never back).
+		c.Changed = r.UpdatedAt.UTC().Format(time.DateOnly)
+	}
+	return c
 }
 
 // Live is one live item: its type, slug and fields, and when it last changed.

@@ -23,9 +23,10 @@ import (
 // Store is the content store: items, their revisions, previews and the
 // scheduler's lease, in the edge's database (docs/studio-api.md).
 type Store struct {
-	db  *storage.DB
-	now func() time.Time
-	log *slog.Logger
+	db   *storage.DB
+	now  func() time.Time
+	log  *slog.Logger
+	card func(context.Context, CardText) string
 
 	mu           sync.Mutex
 	subs         []func(context.Context, Change)
@@ -44,11 +45,14 @@ type Store struct {
 type Options struct {
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Card is the address of the preview card drawn for a content page's
+	// words, or "" when none is (internal/ogcard's Lookup; nil: none).
+	Card func(context.Context, CardText) string
 }
 
 // New makes the store on db (migrated: storage.Open runs the migrations).
 func New(db *storage.DB, opts Options) *Store {
-	s := &Store{db: db, now: opts.Now, log: opts.Logger}
+	s := &Store{db: db, now: opts.Now, log: opts.Logger, card: opts.Card}
 	if s.now == nil {
 		s.now = time.Now
 	}

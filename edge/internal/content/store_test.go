@@ -469,6 +469,45 @@ func TestContentPagesCarryTheirContentsDateAsLastModified(t *testing.T) {
 	})
 }
 
+// A studio edit of a category's introduction changes what its page (and
+// the help centre, which lists the introductions' titles) shows, so their
+// Last-Modified moves to that day: a crawler asking If-Modified-Since must
+// not be told the page is unchanged since the repository's text.
+func TestAStudioEditOfACategoryMovesItsPagesLastModified(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
+		ctx := context.Background()
+		edited := time.Date(2031, 5, 6, 10, 0, 0, 0, time.UTC)
+		s := content.New(db, content.Options{Now: func() time.Time { return edited }})
+		if err := s.Seed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cats, err := s.Categories(ctx)
+		if err != nil || len(cats) == 0 {
+			t.Fatalf("%d categories, %v", len(cats), err)
+		}
+		it := find(t, s, content.TypeHelpCategory, cats[0].Slug)
+		d := content.Draft{Slug: it.Revision.Slug, Fields: map[string]string{}, Body: it.Revision.Body}
+		for k, v := range it.Revision.Fields {
+			d.Fields[k] = v
+		}
+		d.Fields["intro"] += " Edited in the studio."
+		if it, err = s.Save(ctx, it.ID, it.Revision.ID, "editor@example.com", d); err != nil {
+			t.Fatal(err)
+		}
+		if _, err = s.Publish(ctx, it.ID, it.Revision.ID, "editor@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		h := s.PageData(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("page")) }))
+		for _, path := range []string{"/help/category/" + cats[0].Slug, "/help-centre"} {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+			if got, want := w.Header().Get("Last-Modified"), edited.Truncate(24*time.Hour).Format(http.TimeFormat); got != want {
+				t.Errorf("%s after its category's introduction was edited: Last-Modified %q, want %q", path, got, want)
+			}
+		}
+	})
+}
+
 // Each help category page opens with an introduction of its own (40 to 80
 // words of the category's content), so it is more than a title and a list
 // of links: a searcher landing there learns what the topic covers.

@@ -193,12 +193,37 @@ func TestNormalise(t *testing.T) {
 	}
 }
 
-// An article's headings end as sentences in its text, so a snippet does
-// not run a heading into the paragraph under it.
+// An article's text keeps its blocks one to a line: headings, emphasis,
+// link targets and list marks go.
 func TestMarkdownAsText(t *testing.T) {
 	got := TextFromMarkdown("## Refunds\n\nRefunds go back through **the [gateway](https://x.example)**.\n\n- one\n- two?\n")
-	if want := "Refunds.\nRefunds go back through the gateway.\none\ntwo?"; got != want {
+	if want := "Refunds\nRefunds go back through the gateway.\none\ntwo?"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A snippet shows where a heading ends: searching "refund" read
+// "… Refunds Refunds go back …", the heading run into the paragraph under
+// it as if one sentence. The article's text comes from its HTML (what the
+// content store renders), whose inline tags are no gap in a sentence.
+func TestSnippetsKeepAHeadingApartFromItsParagraph(t *testing.T) {
+	html := "<p>" + strings.Repeat("Filler words about shipping. ", 12) + "</p>\n" +
+		"<h2>Refunds</h2><p>Refunds go back to the card within a week. Press <strong>Refund</strong>.</p>" +
+		"<ul><li>Cards</li><li>Wallets</li></ul><h3>Notes:</h3><p>None.</p>"
+	ix := NewIndex(nil)
+	ix.Upsert(ArticleDoc(TypeHelp, "refunds", "Money back", "", "Orders", TextFromHTML(html)))
+	hits, _ := ix.Search("refund", 10)
+	if len(hits) != 1 {
+		t.Fatalf("%d hits", len(hits))
+	}
+	var snippet string
+	for _, s := range hits[0].Snippet {
+		snippet += s.Text
+	}
+	for _, want := range []string{"Refunds · Refunds go back", "Press Refund. Cards · Wallets · Notes: None."} {
+		if !strings.Contains(snippet, want) {
+			t.Errorf("snippet %q, want it to read %q", snippet, want)
+		}
 	}
 }
 

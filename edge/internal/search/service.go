@@ -16,8 +16,10 @@
 //
 // What a visitor can make it spend is bounded: a query is cut to
 // MaxQueryRunes characters and MaxQueryWords words, searches are limited
-// per client, and results are answered from a cache of at most
-// MaxCacheEntries results of at most MaxResultBytes each.
+// per client (the page's, each a render, more tightly than the API's; a
+// refused one is a page kept, no render: refusal.go), and results are
+// answered from a cache of at most MaxCacheEntries results of at most
+// MaxResultBytes each.
 package search
 
 import (
@@ -33,6 +35,7 @@ import (
 
 	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/ratelimit"
+	"omnibus/edge/internal/security"
 	"omnibus/shared"
 )
 
@@ -52,6 +55,12 @@ const (
 	// (typing with results as you type stays well inside it).
 	LimitBurst = 40
 	LimitEvery = 250 * time.Millisecond
+	// PageLimitBurst searches of the page at once per client, one more
+	// every PageLimitEvery: each is a render on the renderer, which the
+	// cached pages everyone reads share the machine with. A visitor reads
+	// results for longer than that; typing uses the API's limit.
+	PageLimitBurst = 10
+	PageLimitEvery = 2 * time.Second
 )
 
 // Path is the search page.
@@ -89,13 +98,21 @@ type Item struct {
 // Options configure New.
 type Options struct {
 	Index *Index
-	// Limiter limits searches per client (default LimitBurst per client,
-	// one more every LimitEvery, in this edge's memory).
+	// Limiter limits the API's searches per client (default LimitBurst per
+	// client, one more every LimitEvery, in this edge's memory).
 	Limiter *ratelimit.Limiter
+	// PageLimiter limits the page's searches per client (default
+	// PageLimitBurst, one more every PageLimitEvery, in this edge's memory).
+	PageLimiter *ratelimit.Limiter
 	// Searched, when set, is told of every search of the page (not of the
 	// API's type-ahead): the request, the query as searched and how many
 	// documents matched (internal/analytics counts them).
 	Searched func(r *http.Request, query string, total int)
+	// Security seals the kept "too many searches" page (refusal.go) as the
+	// page cache seals its pages; nil sends it as rendered.
+	Security *security.Policy
+	// Now is the clock of the kept refusals (default time.Now).
+	Now func() time.Time
 }
 
 // Service answers searches.
@@ -106,6 +123,8 @@ type Service struct {
 	// it was computed at.
 	cache *simplelru.LRU[string, cached]
 	bytes int
+	// refused answers a client over its limit.
+	refused refusals
 }
 
 type cached struct {
@@ -119,7 +138,13 @@ func New(opts Options) *Service {
 	if opts.Limiter == nil {
 		opts.Limiter = ratelimit.New(LimitBurst, LimitEvery)
 	}
-	s := &Service{opts: opts}
+	if opts.PageLimiter == nil {
+		opts.PageLimiter = ratelimit.New(PageLimitBurst, PageLimitEvery)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Service{opts: opts, refused: refusals{seal: opts.Security, now: opts.Now}}
 	s.cache, _ = simplelru.NewLRU[string, cached](MaxCacheEntries, func(_ string, v cached) {
 		s.bytes -= len(v.encoded)
 	})
@@ -169,42 +194,35 @@ func encode(v any) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// allowed takes one search from the request's client.
-func (s *Service) allowed(r *http.Request) bool {
-	ok, _ := s.opts.Limiter.Allow(r.Context(), s.opts.Limiter.Client(r))
-	return ok
-}
-
 // Pages wraps the page handler: a request for the search page (or its
 // React Router data request) gets the results of its ?q= in Header. It
 // runs before the page cache, which never stores the search page (its
 // route is private): random queries are neither renders kept nor cache
-// entries of the pages.
+// entries of the pages. A client over its limit is answered here, from the
+// kept refusal (refusal.go), without a render.
 func (s *Service) Pages(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if pagePath(r.URL.Path) != Path || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		r.Header[Header] = []string{s.answer(r, true)}
+		q := Normalise(r.URL.Query().Get("q"))
+		if q == "" {
+			r.Header[Header] = []string{encode(&Result{Status: StatusEmpty, Results: []Item{}})}
+			next.ServeHTTP(w, r)
+			return
+		}
+		if ok, wait := s.opts.PageLimiter.Allow(r.Context(), s.opts.PageLimiter.Client(r)); !ok {
+			s.refused.serve(w, r, next, wait)
+			return
+		}
+		c := s.search(q)
+		if s.opts.Searched != nil {
+			s.opts.Searched(r, q, c.res.Total)
+		}
+		r.Header[Header] = []string{c.encoded}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// answer is the encoded result for r's ?q= (counted when count).
-func (s *Service) answer(r *http.Request, count bool) string {
-	q := Normalise(r.URL.Query().Get("q"))
-	if q == "" {
-		return encode(&Result{Status: StatusEmpty, Results: []Item{}})
-	}
-	if !s.allowed(r) {
-		return encode(&Result{Status: StatusLimited, Query: q, Results: []Item{}})
-	}
-	c := s.search(q)
-	if count && s.opts.Searched != nil {
-		s.opts.Searched(r, q, c.res.Total)
-	}
-	return c.encoded
 }
 
 // Register adds GET /api/v1/search?q= to the API group: {"data": Result}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,8 +18,15 @@ import (
 	"omnibus/edge/internal/ratelimit"
 )
 
-// page is the renderer: it answers with the search header it was sent.
-var page = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(r.Header.Get(Header))) })
+// page is the renderer: it answers with the search header it was sent
+// (with 429 when it says "limited", as the search route does).
+var page = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	b, _ := base64.RawURLEncoding.DecodeString(r.Header.Get(Header))
+	if containsStatus(b, StatusLimited) {
+		w.WriteHeader(http.StatusTooManyRequests)
+	}
+	w.Write([]byte(r.Header.Get(Header)))
+})
 
 func ask(t *testing.T, h http.Handler, path string) Result {
 	t.Helper()
@@ -64,7 +72,7 @@ func TestTheSearchPageGetsItsResults(t *testing.T) {
 // One client searching past its limit gets a page that says so, not a
 // search; another client is not affected.
 func TestSearchesAreLimitedPerClient(t *testing.T) {
-	s := New(Options{Index: seeded(t), Limiter: ratelimit.New(2, time.Hour)})
+	s := New(Options{Index: seeded(t), PageLimiter: ratelimit.New(2, time.Hour)})
 	h := s.Pages(page)
 	for i := range 2 {
 		if res := ask(t, h, fmt.Sprintf("/search?q=refund%d", i)); res.Status != StatusOK {
@@ -74,12 +82,39 @@ func TestSearchesAreLimitedPerClient(t *testing.T) {
 	if res := ask(t, h, "/search?q=refund"); res.Status != StatusLimited {
 		t.Errorf("third search: %s", res.Status)
 	}
+	// When the renderer cannot draw the refusal, the edge's plain page
+	// says the same words, still with 429.
+	broken := New(Options{Index: seeded(t), PageLimiter: ratelimit.New(0, time.Hour)}).Pages(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+	}))
+	rec := httptest.NewRecorder()
+	broken.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/search?q=refund", nil))
+	if rec.Code != http.StatusTooManyRequests || !strings.Contains(rec.Body.String(), "You have searched a lot") {
+		t.Errorf("with the renderer down, a refusal answered %d %q", rec.Code, rec.Body.String())
+	}
 	r := httptest.NewRequest(http.MethodGet, "/search?q=refund", nil)
 	r.RemoteAddr = "192.0.2.9:1234"
-	rec := httptest.NewRecorder()
+	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, r)
 	if b, _ := base64.RawURLEncoding.DecodeString(rec.Body.String()); !json.Valid(b) || string(b) == "" || containsStatus(b, StatusLimited) {
 		t.Errorf("another client: %s", b)
+	}
+}
+
+// Each search of the page is a render: a client gets PageLimitBurst of
+// them at once, not the type-ahead API's LimitBurst, so one client cannot
+// keep the renderer busy with queries the result cache has never seen.
+func TestThePagesSearchesAreLimitedTighterThanTheAPIs(t *testing.T) {
+	h := New(Options{Index: seeded(t)}).Pages(page)
+	limited := -1
+	for i := range LimitBurst {
+		if res := ask(t, h, fmt.Sprintf("/search?q=word%d", i)); res.Status == StatusLimited {
+			limited = i
+			break
+		}
+	}
+	if limited < 0 || limited > PageLimitBurst+1 || PageLimitBurst >= LimitBurst {
+		t.Errorf("the page's search %d of %d was the first refused, want about the %dth", limited+1, LimitBurst, PageLimitBurst+1)
 	}
 }
 

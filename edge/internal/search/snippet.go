@@ -30,7 +30,7 @@ func (ix *Index) highlight(text string, stems map[string]bool, max int) []Segmen
 		if s == "" {
 			return
 		}
-		s = strings.ReplaceAll(s, "\n", " ")
+		s = blockBreaks.Replace(s)
 		if n := len(segs); n > 0 && !segs[n-1].Mark && !mark {
 			segs[n-1].Text += s
 			return
@@ -55,6 +55,11 @@ func (ix *Index) highlight(text string, stems map[string]bool, max int) []Segmen
 	}
 	return segs
 }
+
+// blockBreaks shows where a block of the text ends (a line of it): after
+// a sentence's end as a space, else (a heading, a list item) as a middle
+// dot, so "Returns" and "When a customer asks…" read as two things.
+var blockBreaks = strings.NewReplacer(".\n", ". ", "!\n", "! ", "?\n", "? ", ":\n", ": ", "…\n", "… ", "\n", " · ")
 
 // window is the byte range of about max characters of text, on word
 // boundaries, holding the most distinct matched words (the first such

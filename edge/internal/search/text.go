@@ -121,29 +121,35 @@ var stopWords = func() map[string]bool {
 }()
 
 var (
-	mdHeading   = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+(.*[^.!?:\s])\s*$`)
 	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	mdNoise     = regexp.MustCompile("(?m)^\\s{0,3}(#{1,6}\\s+|>\\s?|[-*+]\\s+|\\d+\\.\\s+)|[*_`~]+|^\\s*\\|?[-:| ]{3,}\\|?\\s*$")
-	htmlTag     = regexp.MustCompile(`(?s)<(script|style)[^>]*>.*?</(script|style)>|<[^>]*>`)
+	htmlHidden  = regexp.MustCompile(`(?s)<(script|style)[^>]*>.*?</(script|style)>`)
+	htmlBlock   = regexp.MustCompile(`(?i)</?(p|h[1-6]|li|ul|ol|dl|dt|dd|div|section|article|aside|header|footer|nav|blockquote|pre|table|thead|tbody|tr|td|th|caption|figure|figcaption|details|summary|br|hr)\b[^>]*>`)
+	htmlTag     = regexp.MustCompile(`<[^>]*>`)
 	blankSpaces = regexp.MustCompile(`[ \t]*\n[ \t\n]*`)
 )
+
+// The texts keep their blocks (a heading, a paragraph, a list item) one to
+// a line, so a snippet can show where one ends (highlight): a heading is
+// not read as the first words of the paragraph under it.
 
 // TextFromMarkdown is the plain text of a Markdown body, as a visitor
 // reads it: links keep their words, headings, emphasis and list marks go.
 func TextFromMarkdown(md string) string {
-	// A heading ends as a sentence does, so a snippet reads "Refunds.
-	// Refunds go back…" rather than running it into its first line.
-	t := mdHeading.ReplaceAllString(md, "$1.")
-	t = mdLink.ReplaceAllString(t, "$1")
+	t := mdLink.ReplaceAllString(md, "$1")
 	t = mdNoise.ReplaceAllString(t, "")
 	t = strings.ReplaceAll(t, "|", " ")
 	return strings.TrimSpace(blankSpaces.ReplaceAllString(t, "\n"))
 }
 
 // TextFromHTML is the plain text of sanitised HTML (the content store's
-// rendered body): tags go, entities are decoded.
+// rendered body): a block's tags end a line, the others go without a
+// trace ("press <strong>Verify</strong>." is "press Verify."), entities
+// are decoded.
 func TextFromHTML(h string) string {
-	t := htmlTag.ReplaceAllString(h, " ")
+	t := htmlHidden.ReplaceAllString(h, "\n")
+	t = htmlBlock.ReplaceAllString(t, "\n")
+	t = htmlTag.ReplaceAllString(t, "")
 	t = html.UnescapeString(t)
 	return strings.TrimSpace(blankSpaces.ReplaceAllString(t, "\n"))
 }

@@ -61,6 +61,10 @@ func Pages(ctx context.Context, src Source) ([]Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	cats, err := src.Categories(ctx)
+	if err != nil {
+		return nil, err
+	}
 	policies, err := src.Policies(ctx)
 	if err != nil {
 		return nil, err
@@ -107,24 +111,19 @@ func Pages(ctx context.Context, src Source) ([]Page, error) {
 			p.Images = []string{hero}
 		case "blog": // lists the articles: new when one is
 			p.LastMod = max(day, newest(blog))
-		case "help", "help-centre":
+		case "help", "help-centre": // and the categories' texts
 			p.LastMod = max(day, newest(help))
+			for _, c := range cats {
+				p.LastMod = max(p.LastMod, c.Changed)
+			}
 		}
 		pages = append(pages, p)
 	}
 	for _, a := range blog {
 		pages = append(pages, Page{Path: "/blog/article/" + a.Slug, LastMod: a.Modified()})
 	}
-	cats, err := src.Categories(ctx)
-	if err != nil {
-		return nil, err
-	}
-	catDay, err := changed("content/help/categories.json")
-	if err != nil {
-		return nil, err
-	}
 	for _, c := range cats {
-		day := catDay
+		day := c.Changed // its title and introduction
 		for _, a := range help {
 			if a.Category == c.Slug {
 				day = max(day, a.Modified())

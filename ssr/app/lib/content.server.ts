@@ -50,6 +50,8 @@ export interface PageContent {
   categories?: Array<HelpCategory & { articles: ArticleSummary[] }>;
   /** The lists were cut to fit the header. */
   more?: boolean;
+  /** The preview card the edge keeps for this article's or topic's words (/media/og/<key>.jpg, 1200×630), once drawn. */
+  card?: string;
 }
 
 /** The page's content from the edge's header; {} when there is none or it is unreadable. */

@@ -45,3 +45,17 @@ export const deferredScriptsServer: DeferredScriptsServer = {
   boot: BOOT,
   deepLink: DEEP_LINK_STYLESHEET,
 };
+
+/**
+ * A share-preview page (/preview/{token}: the edge renders the draft at the
+ * page it previews, /blog/article/{slug} say) is the server's markup alone,
+ * never hydrated: at the preview's own address React Router matches no
+ * route, asks the edge's route discovery about it (refused: not a page of
+ * the route table) and draws the error page over the draft. The full
+ * stylesheet and the pictures' watcher (BOOT) still come; a preview is
+ * there to be read, as it would be without JavaScript.
+ */
+export const serverMarkupOnly: DeferredScriptsServer = {
+  ...deferredScriptsServer,
+  parts: () => ({ context: "", module: "", preload: [] }),
+};

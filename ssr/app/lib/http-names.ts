@@ -22,3 +22,5 @@ export const THEME_COOKIE: string = names.themeCookie;
 /** What a content page shows (base64url JSON: article, policy, lists, preview) from the edge's content store: lib/content.server.ts. */
 export const CONTENT_HEADER: string = names.contentHeader;
 export const STUDIO_HEADER: string = names.studioHeader;
+/** The words of a preview card (base64url JSON) on the edge's own request for its drawing: lib/og-card.server.ts. */
+export const CARD_HEADER: string = names.cardHeader;

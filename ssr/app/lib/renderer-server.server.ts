@@ -1,7 +1,7 @@
 // Server-only: what ssr/server.js takes from the server build (through
 // entry.server.tsx's exports, so the renderer image needs no file beyond
 // server.js and build/): the logger, the per-request middleware and the
-// metrics listener.
+// metrics listener; the preview card's drawing for the edge.
 import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, Response } from "express";
 import { REQUEST_ID_HEADER } from "./http-names";
@@ -9,6 +9,7 @@ import { log, requestInfo, type RequestInfo } from "./log.server";
 import { observeRender, serveMetrics } from "./metrics.server";
 
 export { log, serveMetrics };
+export { CARD_PATH, cardEndpoint } from "./og-card.server";
 
 /**
  * Express middleware: runs the rest of the request inside its RequestInfo

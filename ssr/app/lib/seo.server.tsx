@@ -1,6 +1,7 @@
 // Server only: what crawlers and link previews read beyond a page's title and
 // description (lib/meta.ts): its preview image (og:image, twitter:image, drawn
-// at build time by scripts/og-images.mjs), og:type with an article's dates and
+// at build time by scripts/og-images.mjs, or for a published article's words
+// when the edge asked: lib/og-card.server.ts), og:type with an article's dates and
 // section, the blog's feeds (<link rel="alternate">) and its schema.org
 // JSON-LD (structured-data.server.ts). entry.server.tsx hands seoHead()'s
 // parts to root.tsx's <ServerHead> (in <head>) and <ServerBodyEnd> (the
@@ -56,6 +57,8 @@ export interface SeoPage {
   crumbs: Array<{ name: string; path: string }>;
   /** The page's route id (the article routes' for articles). */
   routeId: string;
+  /** A content page's preview card the edge drew for its words (PageContent's card), when it has one. */
+  card?: string;
 }
 
 const SITE = site.name;
@@ -113,15 +116,15 @@ export function contentSeoPage(pathname: string, content: PageContent): SeoPage 
   const path = pathname.replace(/(.)\/+$/, "$1");
   const a = content.article;
   if (a && path === `/blog/article/${a.slug}`) {
-    return { path, title: a.title, description: a.description, section: "Blog", type: "article", date: a.date, updated: a.updated, category: a.category, crumbs: [home, crumb("blog"), { name: a.title, path }], routeId: "blog-article" };
+    return { path, title: a.title, description: a.description, section: "Blog", type: "article", date: a.date, updated: a.updated, category: a.category, crumbs: [home, crumb("blog"), { name: a.title, path }], routeId: "blog-article", card: content.card };
   }
   const c = content.category;
   if (a && c && path === `/help/category/article/${a.slug}`) {
     const cat = { name: c.title, path: `/help/category/${c.slug}` };
-    return { path, title: a.title, description: a.description, section: "Help centre", type: "article", date: a.date, updated: a.updated, category: cat.name, crumbs: [home, crumb("help-centre"), cat, { name: a.title, path }], routeId: "help-article" };
+    return { path, title: a.title, description: a.description, section: "Help centre", type: "article", date: a.date, updated: a.updated, category: cat.name, crumbs: [home, crumb("help-centre"), cat, { name: a.title, path }], routeId: "help-article", card: content.card };
   }
   if (c && path === `/help/category/${c.slug}`) {
-    return { path, title: c.title, description: c.description, section: "Help centre", type: "website", crumbs: [home, crumb("help-centre"), { name: c.title, path }], routeId: "help-category" };
+    return { path, title: c.title, description: c.description, section: "Help centre", type: "website", crumbs: [home, crumb("help-centre"), { name: c.title, path }], routeId: "help-category", card: content.card };
   }
   return undefined;
 }
@@ -154,7 +157,9 @@ export function seoPage(pathname: string, content?: PageContent): SeoPage | unde
 
 // The preview images the build drew (scripts/og-images.mjs writes
 // build/server/og-images.json beside the server build: path → /assets/og/…-<hash>.jpg).
-// Without it (vitest, dev), the site's generic card.
+// Without it (vitest, dev), the site's generic card. A content page whose
+// words the edge has a card for (drawn when they were published, decision
+// 0066) names that card instead.
 let images: Record<string, string> | undefined;
 /**
  * The key of an article's drawn preview in og-images.json: its path and the
@@ -163,7 +168,9 @@ let images: Record<string, string> | undefined;
 export const articleImageKey = (page: Pick<SeoPage, "path" | "title" | "description" | "section">) =>
   `${page.path}|${page.section}|${page.title}|${page.description}`;
 
-function imageOf(page: Pick<SeoPage, "path" | "title" | "description" | "section">): { src: string; width: number; height: number } {
+function imageOf(page: Pick<SeoPage, "path" | "title" | "description" | "section" | "card">): { src: string; width: number; height: number } {
+  // The card the edge drew for the live words comes first: it follows a retitled or new article.
+  if (page.card && /^\/media\/og\/[0-9a-f]+\.jpg$/.test(page.card)) return { src: page.card, ...OG_IMAGE_SIZE };
   const pagePath = page.path;
   if (!images) {
     // This module is bundled into build/server/index.js or one of its chunks in build/server/assets/.

@@ -14,7 +14,10 @@ beforeEach(() => {
   });
   window.scrollTo = vi.fn() as typeof window.scrollTo;
 });
-afterEach(cleanup);
+afterEach(() => {
+  vi.useRealTimers();
+  cleanup();
+});
 
 function Root() {
   return (
@@ -74,9 +77,12 @@ it("waits HASH_SCROLL_DELAY_MS before scrolling after a client navigation", asyn
 
 it("scrolls to an anchor that appears after the delay (streamed content)", async () => {
   stub("/other");
+  vi.useFakeTimers({ shouldAdvanceTime: true });
   act(() => screen.getByRole("link", { name: "To late" }).click());
   await screen.findByText("Features");
-  await new Promise((resolve) => setTimeout(resolve, HASH_SCROLL_DELAY_MS + 100));
+  // Past the delay: the hook has looked for the anchor and not found it.
+  await act(async () => vi.advanceTimersByTime(HASH_SCROLL_DELAY_MS + 100));
+  vi.useRealTimers();
   expect(scrolled).toEqual([]);
   act(() => screen.getByRole("button", { name: "Show late section" }).click());
   await waitFor(() => expect(scrolled.map((s) => s.id)).toEqual(["late"]));

@@ -1,7 +1,7 @@
 // The sign-in pages as a visitor meets them (jsdom, fetch stubbed): the
 // redirect rules of SPEC §4, inline validation, the server's errorDetail and
 // the signingIn indicator, the store-name check, the Google button's presence.
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import auth from "../../../../shared/content/auth.json";
@@ -246,7 +246,8 @@ describe("register page", () => {
 describe("Google sign-in button", () => {
   it("hides itself when no client id is configured", async () => {
     renderPage(() => <GoogleSignIn />, "/login", "");
-    await new Promise((r) => setTimeout(r, 10));
+    // Every effect has run once act has flushed: the button would be in by then.
+    await act(async () => {});
     expect(screen.queryByText(auth.google.button)).toBeNull();
   });
 

@@ -92,10 +92,20 @@ export function AuthCard({ heading, intro, children }: { heading: string; intro?
         <h1 className="text-2xl font-bold tracking-tight text-gray-900 dark:text-white">{heading}</h1>
         {intro && <p className="mt-2 text-sm text-gray-600 dark:text-gray-400">{intro}</p>}
         <div className="mt-6">{children}</div>
+        <span id={CARD_END} />
       </div>
     </section>
   );
 }
+
+/**
+ * The empty element that ends every card, and the `links` of a page with one:
+ * a document that arrives in pieces is first painted once the whole card is in,
+ * so no part of the form (a submit button before its label) is painted cut
+ * short and then grows. Like the navigation bar's (root.tsx, navbar.tsx).
+ */
+const CARD_END = "card-end";
+export const cardLinks = () => [{ rel: "expect", href: `#${CARD_END}`, blocking: "render" }];
 
 /** Moves focus to the first invalid field after a refused submit. */
 export function focusField(form: HTMLFormElement, name: string | undefined) {

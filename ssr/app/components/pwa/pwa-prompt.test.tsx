@@ -116,12 +116,15 @@ it("reloads anyway when the new version never takes over, after a few seconds", 
 it("links the manifest and registers the worker at the first interaction, not before", async () => {
   setUp({ pageControlled: false });
   const { PwaPrompt } = await import("./pwa-prompt");
+  vi.useFakeTimers({ shouldAdvanceTime: true });
   render(<PwaPrompt enabled />);
-  // Long enough for the dynamic import of register.ts had it started (it did at once before).
+  // Every timer the prompt set (an idle callback's fallback too) fires and every
+  // promise settles: the dynamic import of register.ts had it started (it did at once before).
   await act(async () => {
     await import("./register");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.runAllTimersAsync();
   });
+  vi.useRealTimers();
   expect(fake.wb).toBeUndefined();
   expect(document.head.querySelector('link[rel="manifest"]')).toBeNull();
 

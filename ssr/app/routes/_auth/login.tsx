@@ -1,3 +1,4 @@
+import { cardLinks } from "~/components/auth/form-parts";
 import { LoginForm } from "~/components/auth/login-form";
 import { signedOutClientLoader, signedOutLoader } from "~/components/auth/api";
 import { routeMeta } from "~/lib/meta";
@@ -5,6 +6,7 @@ import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
 export const meta = routeMeta;
+export const links = cardLinks;
 
 // For visitors not signed in: components/auth/api.ts (signedOutLoader) says why
 // there are both loaders.

@@ -1,5 +1,5 @@
 import { Link, useLoaderData } from "react-router";
-import { AuthCard } from "~/components/auth/form-parts";
+import { AuthCard, cardLinks } from "~/components/auth/form-parts";
 import { GoogleSignIn } from "~/components/auth/google-button";
 import { routeMeta } from "~/lib/meta";
 import auth from "../../../../shared/content/auth.json";
@@ -8,6 +8,7 @@ import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
 export const meta = routeMeta;
+export const links = cardLinks;
 
 type Reason = keyof typeof auth.ssoRedirect.reasons;
 
