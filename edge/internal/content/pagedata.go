@@ -124,10 +124,10 @@ func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, 
 		}
 		for _, c := range cats {
 			ci := CategoryIndex{Category: c, Articles: []Summary{}}
-			for _, a := range pc.Articles {
-				if a.Category == c.Slug {
-					ci.Articles = append(ci.Articles, a)
-				}
+			if list, err := s.CategoryArticles(ctx, c.Slug); err != nil {
+				return nil, err
+			} else if len(list) > 0 {
+				ci.Articles = list
 			}
 			pc.Categories = append(pc.Categories, ci)
 		}
@@ -155,15 +155,8 @@ func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, 
 			return nil, err
 		}
 		pc.Category = &c
-		all, err := s.Articles(ctx, TypeHelp)
-		if err != nil {
+		if pc.Articles, err = s.CategoryArticles(ctx, slug); err != nil {
 			return nil, err
-		}
-		pc.Articles = []Summary{}
-		for _, a := range all {
-			if a.Category == slug {
-				pc.Articles = append(pc.Articles, a)
-			}
 		}
 	case policyPage:
 		rows, err := s.published(ctx, TypePolicy, slug, true)
@@ -199,16 +192,11 @@ func (s *Store) PreviewContent(ctx context.Context, it Item, expires time.Time) 
 	case TypeHelpCategory:
 		c := Category{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"], Intro: r.Fields["intro"]}
 		pc.Category = &c
-		all, err := s.Articles(ctx, TypeHelp)
+		list, err := s.CategoryArticles(ctx, it.Slug)
 		if err != nil {
 			return nil, "", err
 		}
-		pc.Articles = []Summary{}
-		for _, a := range all {
-			if a.Category == it.Slug {
-				pc.Articles = append(pc.Articles, a)
-			}
-		}
+		pc.Articles = list
 	default:
 		return nil, "", nil // links and redirects have no page to preview
 	}

@@ -1,0 +1,217 @@
+package content
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+)
+
+// The live set in memory: every published item's fields, and the lists
+// made of them (each type's articles newest first, each help category's,
+// the categories in their order), kept between changes. A change costs what
+// changed: Refresh reads every item's id, state and published revision (a
+// narrow row each, no text), then the fields of only the items whose
+// published revision moved, and sorts again only the lists of the types
+// that changed. It compares revisions, not clocks: another edge's clock (or
+// a change committed late) cannot hide a change from it.
+
+// indexRow is what Refresh reads of every item that is or was published.
+type indexRow struct {
+	ID                  uint64
+	Type, Slug, State   string
+	PublishedRevisionID *uint64
+}
+
+// liveItem is a live item as memory keeps it.
+type liveItem struct {
+	typ, slug string
+	rev       uint64 // the published revision its fields are of
+	fields    map[string]string
+}
+
+// liveLists are the lists derived from the live items.
+type liveLists struct {
+	articles   map[string][]Summary // by type (blog, help), newest first
+	byCategory map[string][]Summary // help articles by category slug, newest first
+	categories []Category
+	policies   []Policy
+	// revs are the live articles' published revisions, by page path.
+	revs map[string]uint64
+}
+
+// isLive reports a live row: published, or scheduled while an earlier
+// revision is out.
+func (r indexRow) isLive() bool {
+	return (r.State == StatePublished || r.State == StateScheduled) && r.PublishedRevisionID != nil
+}
+
+// readIndex reads every item that is or was published, narrowly.
+func (s *Store) readIndex(ctx context.Context) ([]indexRow, error) {
+	var rows []indexRow
+	err := s.db.WithContext(ctx).Table("content_items").Select("id, type, slug, state, published_revision_id").
+		Where("state IN ? OR published_at IS NOT NULL", []string{StatePublished, StateScheduled, StateUnpublished}).
+		Scan(&rows).Error
+	return rows, err
+}
+
+// fieldsBatch bounds the ids of one query (SQLite's and PostgreSQL's
+// parameter limits are far above it).
+const fieldsBatch = 500
+
+// revisionFields reads the fields of the revisions ids.
+func (s *Store) revisionFields(ctx context.Context, ids []uint64) (map[uint64]map[string]string, error) {
+	out := make(map[uint64]map[string]string, len(ids))
+	for start := 0; start < len(ids); start += fieldsBatch {
+		var rows []struct {
+			ID     uint64
+			Fields string
+		}
+		if err := s.db.WithContext(ctx).Table("content_revisions").Select("id, fields").
+			Where("id IN ?", ids[start:min(start+fieldsBatch, len(ids))]).Scan(&rows).Error; err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out[r.ID] = fieldsOf(r.Fields)
+		}
+	}
+	return out, nil
+}
+
+// loadLive makes the live items of rows, reusing old's where their
+// published revision did not move; dirty names the types whose live items
+// changed (nil old: every type).
+func (s *Store) loadLive(ctx context.Context, rows []indexRow, old map[uint64]*liveItem) (map[uint64]*liveItem, map[string]bool, error) {
+	items := make(map[uint64]*liveItem, len(rows))
+	dirty := map[string]bool{}
+	var need []uint64
+	for _, r := range rows {
+		if !r.isLive() {
+			continue
+		}
+		if o := old[r.ID]; o != nil && o.rev == *r.PublishedRevisionID && o.slug == r.Slug && o.typ == r.Type {
+			items[r.ID] = o
+			continue
+		}
+		items[r.ID] = &liveItem{typ: r.Type, slug: r.Slug, rev: *r.PublishedRevisionID}
+		need = append(need, *r.PublishedRevisionID)
+		dirty[r.Type] = true
+	}
+	for id, o := range old {
+		if items[id] == nil {
+			dirty[o.typ] = true
+		}
+	}
+	if len(need) > 0 {
+		fields, err := s.revisionFields(ctx, need)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, it := range items {
+			if it.fields == nil {
+				it.fields = fields[it.rev]
+				if it.fields == nil {
+					it.fields = map[string]string{}
+				}
+			}
+		}
+	}
+	if old == nil {
+		for _, t := range Types {
+			dirty[t] = true
+		}
+	}
+	return items, dirty, nil
+}
+
+// deriveLists makes the lists of items, taking from old those of the types
+// that are not dirty.
+func deriveLists(items map[uint64]*liveItem, dirty map[string]bool, old *liveLists) *liveLists {
+	if old == nil {
+		old = &liveLists{}
+	}
+	l := &liveLists{articles: map[string][]Summary{}, categories: old.categories, policies: old.policies, byCategory: old.byCategory, revs: old.revs}
+	byType := map[string][]*liveItem{}
+	for _, it := range items {
+		if dirty[it.typ] || it.typ == TypeHelp && dirty[TypeHelpCategory] {
+			byType[it.typ] = append(byType[it.typ], it)
+		}
+	}
+	if dirty[TypeHelpCategory] {
+		l.categories = make([]Category, 0, len(byType[TypeHelpCategory]))
+		for _, it := range byType[TypeHelpCategory] {
+			pos, _ := strconv.Atoi(it.fields["position"])
+			l.categories = append(l.categories, Category{Slug: it.slug, Title: it.fields["title"], Description: it.fields["description"], Intro: it.fields["intro"], position: pos})
+		}
+		slices.SortFunc(l.categories, func(a, b Category) int {
+			return cmp.Or(cmp.Compare(a.position, b.position), cmp.Compare(a.Title, b.Title), cmp.Compare(a.Slug, b.Slug))
+		})
+	}
+	if dirty[TypePolicy] {
+		l.policies = make([]Policy, 0, len(byType[TypePolicy]))
+		for _, it := range byType[TypePolicy] {
+			f := it.fields
+			l.policies = append(l.policies, Policy{Slug: it.slug, Title: f["title"], Description: f["description"], Date: f["date"]})
+		}
+		slices.SortFunc(l.policies, func(a, b Policy) int { return cmp.Compare(a.Slug, b.Slug) })
+	}
+	helpDirty := dirty[TypeHelp] || dirty[TypeHelpCategory]
+	revsDirty := dirty[TypeBlog] || helpDirty
+	if revsDirty {
+		l.revs = map[string]uint64{}
+	}
+	for _, typ := range []string{TypeBlog, TypeHelp} {
+		if !dirty[typ] && (typ != TypeHelp || !helpDirty) {
+			l.articles[typ] = old.articles[typ]
+			if revsDirty {
+				for _, a := range old.articles[typ] {
+					p := PagePath(typ, a.Slug)
+					l.revs[p] = old.revs[p]
+				}
+			}
+			continue
+		}
+		titles := map[string]string{}
+		if typ == TypeHelp {
+			for _, c := range l.categories {
+				titles[c.Slug] = c.Title
+			}
+		}
+		list := make([]Summary, 0, len(byType[typ]))
+		for _, it := range byType[typ] {
+			sm := summaryOf(it.slug, it.fields)
+			sm.CategoryTitle = titles[sm.Category]
+			list = append(list, sm)
+			l.revs[PagePath(typ, it.slug)] = it.rev
+		}
+		slices.SortFunc(list, newestFirst)
+		l.articles[typ] = list
+	}
+	if helpDirty {
+		l.byCategory = map[string][]Summary{}
+		for _, a := range l.articles[TypeHelp] { // in order: each category's list is too
+			l.byCategory[a.Category] = append(l.byCategory[a.Category], a)
+		}
+	}
+	return l
+}
+
+// newestFirst orders articles newest first, then by title, then by slug:
+// one order for every edge and every request, so a list's pages neither
+// repeat nor skip an article.
+func newestFirst(a, b Summary) int {
+	return cmp.Or(cmp.Compare(b.Date, a.Date), cmp.Compare(a.Title, b.Title), cmp.Compare(a.Slug, b.Slug))
+}
+
+// live is the live set as of the last Refresh; before the first, read now
+// (and not kept: only Refresh keeps it).
+func (s *Store) live(ctx context.Context) (*pageSet, error) {
+	if ps := s.pages.Load(); ps != nil {
+		return ps, nil
+	}
+	rows, err := s.readIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.makePageSet(ctx, rows, nil)
+}
