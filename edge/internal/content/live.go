@@ -215,3 +215,36 @@ func (s *Store) live(ctx context.Context) (*pageSet, error) {
 	}
 	return s.makePageSet(ctx, rows, nil)
 }
+
+// Newest lists the n newest published articles of typ with their HTML
+// (the feeds), read in one query.
+func (s *Store) Newest(ctx context.Context, typ string, n int) ([]Article, error) {
+	ps, err := s.live(ctx)
+	if err != nil {
+		return nil, err
+	}
+	list := ps.lists.articles[typ]
+	list = list[:min(n, len(list))]
+	ids := make([]uint64, 0, len(list))
+	for _, a := range list {
+		ids = append(ids, ps.lists.revs[PagePath(typ, a.Slug)])
+	}
+	var rows []struct {
+		ID   uint64
+		HTML string `gorm:"column:html"`
+	}
+	if len(ids) > 0 {
+		if err := s.db.WithContext(ctx).Table("content_revisions").Select("id, html").Where("id IN ?", ids).Scan(&rows).Error; err != nil {
+			return nil, err
+		}
+	}
+	html := make(map[uint64]string, len(rows))
+	for _, r := range rows {
+		html[r.ID] = r.HTML
+	}
+	out := make([]Article, 0, len(list))
+	for i, a := range list {
+		out = append(out, Article{Summary: a, HTML: html[ids[i]]})
+	}
+	return out, nil
+}

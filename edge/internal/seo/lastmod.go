@@ -123,14 +123,12 @@ func Pages(ctx context.Context, src Source) ([]Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	newestIn := map[string]string{} // by category
+	for _, a := range help {
+		newestIn[a.Category] = max(newestIn[a.Category], a.Modified())
+	}
 	for _, c := range cats {
-		day := catDay
-		for _, a := range help {
-			if a.Category == c.Slug {
-				day = max(day, a.Modified())
-			}
-		}
-		pages = append(pages, Page{Path: "/help/category/" + c.Slug, LastMod: day})
+		pages = append(pages, Page{Path: "/help/category/" + c.Slug, LastMod: max(catDay, newestIn[c.Slug])})
 	}
 	for _, a := range help {
 		pages = append(pages, Page{Path: "/help/category/article/" + a.Slug, LastMod: a.Modified()})
