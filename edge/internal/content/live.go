@@ -37,8 +37,8 @@ type liveLists struct {
 	byCategory map[string][]Summary // help articles by category slug, newest first
 	categories []Category
 	policies   []Policy
-	// revs are the live articles' published revisions, by page path.
-	revs map[string]uint64
+	// revs are the live articles' published revisions, by type and slug.
+	revs map[string]map[string]uint64
 }
 
 // isLive reports a live row: published, or scheduled while an earlier
@@ -147,7 +147,7 @@ func deriveLists(items map[uint64]*liveItem, dirty map[string]bool, old *liveLis
 	if old == nil {
 		old = &liveLists{}
 	}
-	l := &liveLists{articles: map[string][]Summary{}, categories: old.categories, policies: old.policies, byCategory: old.byCategory, revs: old.revs}
+	l := &liveLists{articles: map[string][]Summary{}, categories: old.categories, policies: old.policies, byCategory: old.byCategory}
 	byType := map[string][]*liveItem{}
 	for _, it := range items {
 		if dirty[it.typ] || it.typ == TypeHelp && dirty[TypeHelpCategory] {
@@ -173,19 +173,10 @@ func deriveLists(items map[uint64]*liveItem, dirty map[string]bool, old *liveLis
 		slices.SortFunc(l.policies, func(a, b Policy) int { return cmp.Compare(a.Slug, b.Slug) })
 	}
 	helpDirty := dirty[TypeHelp] || dirty[TypeHelpCategory]
-	revsDirty := dirty[TypeBlog] || helpDirty
-	if revsDirty {
-		l.revs = map[string]uint64{}
-	}
+	l.revs = map[string]map[string]uint64{}
 	for _, typ := range []string{TypeBlog, TypeHelp} {
 		if !dirty[typ] && (typ != TypeHelp || !helpDirty) {
-			l.articles[typ] = old.articles[typ]
-			if revsDirty {
-				for _, a := range old.articles[typ] {
-					p := PagePath(typ, a.Slug)
-					l.revs[p] = old.revs[p]
-				}
-			}
+			l.articles[typ], l.revs[typ] = old.articles[typ], old.revs[typ]
 			continue
 		}
 		titles := map[string]string{}
@@ -195,14 +186,15 @@ func deriveLists(items map[uint64]*liveItem, dirty map[string]bool, old *liveLis
 			}
 		}
 		list := make([]Summary, 0, len(byType[typ]))
+		revs := make(map[string]uint64, len(byType[typ]))
 		for _, it := range byType[typ] {
 			sm := summaryOf(it.slug, it.fields)
 			sm.CategoryTitle = titles[sm.Category]
 			list = append(list, sm)
-			l.revs[PagePath(typ, it.slug)] = it.rev
+			revs[it.slug] = it.rev
 		}
 		slices.SortFunc(list, newestFirst)
-		l.articles[typ] = list
+		l.articles[typ], l.revs[typ] = list, revs
 	}
 	if helpDirty {
 		l.byCategory = map[string][]Summary{}
@@ -244,7 +236,7 @@ func (s *Store) Newest(ctx context.Context, typ string, n int) ([]Article, error
 	list = list[:min(n, len(list))]
 	ids := make([]uint64, 0, len(list))
 	for _, a := range list {
-		ids = append(ids, ps.lists.revs[PagePath(typ, a.Slug)])
+		ids = append(ids, ps.lists.revs[typ][a.Slug])
 	}
 	var rows []struct {
 		ID   uint64

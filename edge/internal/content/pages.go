@@ -250,8 +250,21 @@ func (s *Store) makePageSet(ctx context.Context, rows []indexRow, old *pageSet) 
 	}
 	ps := &pageSet{live: map[string]bool{}, gone: map[string]bool{}, redirects: map[string]redirect{},
 		index: make(map[uint64]indexRow, len(rows)), items: items, lists: deriveLists(items, dirty, oldLists)}
+	same := old != nil && len(old.index) == len(rows)
 	for _, r := range rows {
 		ps.index[r.ID] = r
+		if same {
+			o, ok := old.index[r.ID]
+			same = ok && o.Type == r.Type && o.Slug == r.Slug && o.isLive() == r.isLive() && o.State == r.State
+		}
+	}
+	if same { // no page came or went: a new revision of a live one
+		ps.live, ps.gone, ps.paths = old.live, old.gone, old.paths
+	}
+	for _, r := range rows {
+		if same {
+			break
+		}
 		switch r.Type {
 		case TypeBlog, TypeHelp, TypeHelpCategory, TypePolicy:
 		default:
@@ -267,7 +280,9 @@ func (s *Store) makePageSet(ctx context.Context, rows []indexRow, old *pageSet) 
 			ps.gone[p] = true
 		}
 	}
-	sort.Strings(ps.paths)
+	if !same {
+		sort.Strings(ps.paths)
+	}
 	for _, it := range items {
 		switch it.typ {
 		case TypeRedirect:
