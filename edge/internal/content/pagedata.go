@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"omnibus/edge/internal/security"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,43 @@ type PageContent struct {
 	Articles   []Summary       `json:"articles,omitempty"`
 	Categories []CategoryIndex `json:"categories,omitempty"`
 	More       bool            `json:"more,omitempty"`
+	// Page is which page of its list a list page shows (1, the newest, is
+	// the list's own address; N is ?page=N), of Pages.
+	Page  int `json:"page,omitempty"`
+	Pages int `json:"pages,omitempty"`
+}
+
+// A list page shows one page of its articles, newest first, and links to
+// the older ones (?page=2, ...): a help centre's category lists about as
+// many as Stripe's and Shopify's do before "older", the blog a grid of 24.
+const (
+	BlogPageSize     = 24
+	CategoryPageSize = 50
+)
+
+// PageParam is the query parameter of a list's page (shared/routes.json
+// keeps it on the list pages, with the values queryValues allows).
+const PageParam = "page"
+
+// pageOf is the page-th page (from 1) of list cut in pages of size, and how
+// many pages there are (at least one). A page past the last is empty.
+func pageOf(list []Summary, page, size int) ([]Summary, int) {
+	pages := max(1, (len(list)+size-1)/size)
+	start := (page - 1) * size
+	if start >= len(list) {
+		return []Summary{}, pages
+	}
+	return list[start:min(start+size, len(list))], pages
+}
+
+// pageNumber is the page a list page's ?page= asks for: 1 when absent or
+// not a number from 1.
+func pageNumber(r *http.Request) int {
+	n, err := strconv.Atoi(r.URL.Query().Get(PageParam))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
 }
 
 // PreviewInfo marks a preview: the page draws its banner and is noindex.
@@ -95,8 +133,14 @@ func kindOf(path string) (pageKind, string) {
 }
 
 // PageContentFor reads what the page at path shows from the published
-// items: nil for a page that shows no content or an unknown slug.
+// items: nil for a page that shows no content or an unknown slug. A list
+// page shows its first page.
 func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, error) {
+	return s.PageContentAt(ctx, path, 1)
+}
+
+// PageContentAt is PageContentFor for the page-th page of a list page.
+func (s *Store) PageContentAt(ctx context.Context, path string, page int) (*PageContent, error) {
 	kind, slug := kindOf(path)
 	pc := &PageContent{}
 	var err error
@@ -104,7 +148,10 @@ func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, 
 	case notContent:
 		return nil, nil
 	case blogList:
-		pc.Articles, err = s.Articles(ctx, TypeBlog)
+		var all []Summary
+		all, err = s.Articles(ctx, TypeBlog)
+		pc.Page = page
+		pc.Articles, pc.Pages = pageOf(all, page, BlogPageSize)
 		// The catalogue's single-article layouts show the newest article.
 		if p := strings.TrimSuffix(strings.TrimSuffix(path, ".data"), "/"); err == nil && (p == "/blog/post" || p == "/blog/post-2") && len(pc.Articles) > 0 {
 			if a, ok, err := s.Article(ctx, TypeBlog, pc.Articles[0].Slug); err != nil {
@@ -155,9 +202,12 @@ func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, 
 			return nil, err
 		}
 		pc.Category = &c
-		if pc.Articles, err = s.CategoryArticles(ctx, slug); err != nil {
+		all, err := s.CategoryArticles(ctx, slug)
+		if err != nil {
 			return nil, err
 		}
+		pc.Page = page
+		pc.Articles, pc.Pages = pageOf(all, page, CategoryPageSize)
 	case policyPage:
 		rows, err := s.published(ctx, TypePolicy, slug, true)
 		if err != nil || len(rows) == 0 {
@@ -312,7 +362,7 @@ func (s *Store) PageData(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		pc, err := s.PageContentFor(r.Context(), r.URL.Path)
+		pc, err := s.PageContentAt(r.Context(), r.URL.Path, pageNumber(r))
 		if err == nil && pc != nil {
 			if t := pc.Modified(); !t.IsZero() {
 				w.Header().Set("Last-Modified", t.UTC().Format(http.TimeFormat))
