@@ -50,6 +50,9 @@ export interface PageContent {
   categories?: Array<HelpCategory & { articles: ArticleSummary[] }>;
   /** The lists were cut to fit the header. */
   more?: boolean;
+  /** A list page's page (1: the newest) of pages: ?page=N (edge content.PageParam). */
+  page?: number;
+  pages?: number;
 }
 
 /** The page's content from the edge's header; {} when there is none or it is unreadable. */
@@ -75,6 +78,12 @@ export const blogArticle = (request: Request, slug: string): RenderedArticle | u
   const a = pageContent(request).article;
   return a && a.slug === slug ? a : undefined;
 };
+
+/** Which page of its list a list page shows, of how many (1 of 1 without a list). */
+export function listPage(request: Request): { page: number; pages: number } {
+  const { page = 1, pages = 1 } = pageContent(request);
+  return { page, pages };
+}
 
 export const helpArticles = (request: Request): ArticleSummary[] => pageContent(request).articles ?? [];
 export const helpArticle = blogArticle;
