@@ -174,7 +174,8 @@ func (s *Store) PageContentAt(ctx context.Context, path string, page int) (*Page
 			if list, err := s.CategoryArticles(ctx, c.Slug); err != nil {
 				return nil, err
 			} else if len(list) > 0 {
-				ci.Articles = list
+				// Its newest: the category's page has them all, page by page.
+				ci.Articles = list[:min(len(list), CategoryPageSize)]
 			}
 			pc.Categories = append(pc.Categories, ci)
 		}
