@@ -66,7 +66,6 @@ for p in "blog-:the blog index \`/blog\` (its first page of 24)" "help-category-
   r=$(awk -v a="$a" -v z="$z" 'BEGIN { if (a > 0) printf "%.1f", z / a }')
   echo "| $label | $a | $z | ${r}× | $(verdict "$r" 2 "≤ 2×") |"
 done
-echo
 a=$(figf "$P3" 'today' "refresh-p50-ms") z=$(figf "$P3" '10000-articles' "refresh-p50-ms")
 echo "| (not a target) an edge's reload after one article changed (Content.Refresh) | $a | $z | $(awk -v a="$a" -v z="$z" 'BEGIN { if (a > 0) printf "%.1f", z / a }')× | - |"
 echo
