@@ -59,7 +59,7 @@ export function pageMeta({ title: full, description, publicUrl, pathname, noinde
 }
 
 interface MetaArgsLike {
-  location: { pathname: string; search?: string };
+  location: { pathname: string };
   matches: ReadonlyArray<{ id: string; loaderData?: unknown; handle?: unknown } | undefined>;
 }
 
@@ -93,18 +93,7 @@ export function routeMeta({ location, matches }: MetaArgsLike): MetaDescriptor[]
     description: entry.description,
     publicUrl: publicUrlFrom(matches),
     twitterSite: twitterSiteFrom(matches),
-    pathname: canonicalPath(location),
+    pathname: location.pathname,
     noindex: entry.noindex || entry.id === notFound.id || isDemoRoute(entry.module),
   });
-}
-
-/**
- * The page's own address for its canonical link: the path, and on a list's
- * older pages their ?page=N (each page of a list is a page of its own, with
- * its own articles: it names itself, not the first page). ?page=1 is the
- * list's own address.
- */
-export function canonicalPath(location: { pathname: string; search?: string }): string {
-  const page = Number(new URLSearchParams(location.search ?? "").get("page"));
-  return Number.isInteger(page) && page > 1 ? `${location.pathname}?page=${page}` : location.pathname;
 }

@@ -7,7 +7,7 @@ import pages from "../../../../shared/content/pages.json";
 import { routes } from "../../../../shared/route-table";
 import { contentRequest, fixtureContent, fixturePaths } from "~/lib/content-fixture";
 import type { PageContent } from "~/lib/content.server";
-import { canonicalPath } from "~/lib/meta";
+import { canonicalPath } from "~/lib/content-meta";
 import * as BlogArticle from "./blog-article";
 import * as HelpArticle from "./help-article";
 import * as HelpCategory from "./help-category";

@@ -15,6 +15,7 @@ import { buttonStyles, SiteLink } from "~/components/ui/site-link";
 import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, listPage, type ContentSection } from "~/lib/content.server";
 import { Pager } from "~/components/content/pager";
 import { routeMeta } from "~/lib/meta";
+import { canonicalPath } from "~/lib/content-meta";
 import { StaticMarkup } from "~/lib/static-markup";
 import { SearchBox } from "~/components/search/search-box";
 import { searchBoxLabels } from "~/lib/search.server";
@@ -23,7 +24,8 @@ import type { Route } from "./+types/page";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
-export const meta = routeMeta;
+// A page of the blog's list names itself as canonical (?page=N).
+export const meta: Route.MetaFunction = (args) => routeMeta({ ...args, location: { ...args.location, pathname: canonicalPath(args.location) } });
 
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
