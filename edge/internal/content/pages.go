@@ -10,11 +10,12 @@ import (
 	"time"
 )
 
-// What visitors see: the published items, read from the database when a
-// page is rendered (the page cache keeps the result), and the set of
-// content pages that exist or are gone, kept in memory for the page cache
-// and the sitemap and refreshed after every change (this edge's own, and
-// other edges' through the purge fan-out: Refresh).
+// What visitors see: the published items' fields and lists, and the set of
+// content pages that exist or are gone, kept in memory (live.go) and
+// refreshed after every change (this edge's own, and other edges' through
+// the purge fan-out: Refresh), reading only what changed; an article's
+// HTML is read from the database when its page is rendered (the page cache
+// keeps the result).
 
 // Summary is a published article as lists show it.
 type Summary struct {
