@@ -1,9 +1,14 @@
 // Contact form and content pages in a real browser against the edge: the form
 // with and without JavaScript, inline validation, an article page, and real
 // 404s for unknown article slugs.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
+import { collectErrors, expectNoHydrationProblems, signUpHeaders, waitForHydration } from "./helpers";
+import { startLocalEdge, type LocalEdge } from "./local-edge";
+import { grantStaff, studioByTOTP } from "./staff";
 
 const contact = JSON.parse(readFileSync(new URL("../../shared/content/contact.json", import.meta.url), "utf8")) as {
   submitLabel: string;
@@ -227,5 +232,78 @@ test.describe("content that agrees with itself", () => {
     const dates = await section.locator("time").evaluateAll((els) => els.map((el) => el.getAttribute("datetime")!));
     expect(dates.length).toBeGreaterThan(1);
     expect(dates).toEqual([...dates].sort().reverse());
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// A blog longer than its first page: the older articles are a link away,
+// at a real address the server renders, so a reader without JavaScript (and
+// a crawler) reaches every article. Its own edge (a fresh SQLite database):
+// the posts it publishes would push the shared edge's articles off /blog.
+test.describe("a blog of more than one page", () => {
+  let edge: LocalEdge | undefined;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-pages-"));
+  const posts = 25; // one more than /blog's first page (edge content.BlogPageSize)
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(240_000);
+    edge = await startLocalEdge({
+      port: await freePort(),
+      rendererPort: String(await freePort()),
+      oidcAddr: `127.0.0.1:${await freePort()}`,
+      env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", CACHE_WARM: "false", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
+    });
+    const origin = edge.origin;
+    await expect.poll(async () => (await fetch(`${origin}/blog`)).status, { timeout: 60_000 }).toBe(200);
+    const ctx = await browser.newContext({ baseURL: origin });
+    const email = `publisher-${Date.now()}@example.com`;
+    const reg = await ctx.request.post("/api/v1/oaccount/register", {
+      headers: signUpHeaders(origin),
+      data: { name: "Ana Lima", email, password: "correct horse battery", storeName: `pages-${Date.now()}` },
+    });
+    expect(reg.status()).toBe(201);
+    grantStaff(dataDir, email, "publisher", "--allow-totp");
+    await studioByTOTP(ctx.request, origin);
+    const headers = { Origin: origin, "Content-Type": "application/json" };
+    for (let i = 0; i < posts; i++) {
+      const n = String(i).padStart(2, "0");
+      const made = await ctx.request.post("/api/v1/staff/content", {
+        headers,
+        data: { type: "blog", slug: `paged-${n}`, body: "Text.\n", fields: { title: `Paged post ${n}`, description: "A post.", date: `2031-01-${String(i + 1).padStart(2, "0")}`, category: "Growth" } },
+      });
+      expect(made.status(), await made.text()).toBe(201);
+      const { data } = await made.json();
+      const pub = await ctx.request.post(`/api/v1/staff/content/${data.id}/publish`, { headers, data: { revisionId: data.revision.id } });
+      expect(pub.status(), await pub.text()).toBe(200);
+    }
+    await ctx.close();
+  });
+  test.afterAll(() => edge?.stop());
+
+  test("without JavaScript, “Older articles” leads to the older posts and “Newer articles” back", async ({ browser }) => {
+    const ctx = await browser.newContext({ baseURL: edge!.origin, javaScriptEnabled: false });
+    const page = await ctx.newPage();
+    await page.goto("/blog");
+    await expect(page.getByRole("link", { name: "Paged post 24", exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Paged post 00", exact: true })).toHaveCount(0);
+    await page.getByRole("link", { name: /Older articles/ }).click();
+    await expect(page).toHaveURL(/\/blog\?page=2$/);
+    await expect(page.getByRole("link", { name: "Paged post 00", exact: true })).toBeVisible();
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/blog\?page=2$/);
+    await page.getByRole("link", { name: /Newer articles/ }).click();
+    await expect(page).toHaveURL(/\/blog$/);
+    await expect(page.getByRole("link", { name: "Paged post 24", exact: true })).toBeVisible();
+    const past = await page.goto("/blog?page=99");
+    expect(past?.status(), "a page past the last").toBe(404);
+    await ctx.close();
   });
 });

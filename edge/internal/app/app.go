@@ -569,11 +569,15 @@ func (a *App) startCache(policies cache.Policies, secure *security.Policy, now f
 	// Another edge's purge (a publish there) reloads the content pages
 	// here before the pages go and are warmed again.
 	// Its changed articles are read again for site search (ApplyPath).
-	a.Cache.OnPurge(func(t cache.Target) {
+	// One reload per purge, however many pages it names.
+	a.Cache.OnPurge(func(ts []cache.Target) {
 		if err := a.Content.Refresh(fanCtx); err != nil {
 			a.Log.Warn("content: reloading the content pages", "err", err)
 		}
-		if t.Path != "" {
+		for _, t := range ts {
+			if t.Path == "" {
+				continue
+			}
 			if err := a.SearchIndex.ApplyPath(t.Path, search.Loader(fanCtx, a.Content)); err != nil {
 				a.Log.Warn("search: reindexing a purged page", "path", t.Path, "err", err)
 			}

@@ -222,6 +222,7 @@ const (
 // acknowledges it and remembers to say when the warm-up that follows is
 // done. It returns how many pages it removed.
 func (c *Cache) apply(ts []Target, id, requester string, sent time.Time) (n int) {
+	c.beforePurge(ts)
 	for _, t := range ts {
 		n += c.purgeLocal(t)
 	}

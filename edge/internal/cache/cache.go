@@ -90,7 +90,7 @@ type Cache struct {
 	now           func() time.Time
 	log           *slog.Logger
 	security      *security.Policy
-	onPurge       atomic.Pointer[func(Target)]
+	onPurge       atomic.Pointer[func([]Target)]
 
 	store *store
 	group singleflight.Group

@@ -148,6 +148,7 @@ func (f *fanout) run(ctx context.Context, conn *pgx.Conn) {
 				break
 			}
 		}
+		f.c.beforePurge([]Target{{All: true}})
 		f.c.purgeLocal(Target{All: true})
 		f.up.Store(true)
 	}

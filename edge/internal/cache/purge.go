@@ -75,9 +75,6 @@ func (c *Cache) Purge(t Target) (int, error) {
 // purgeLocal removes the target's pages from this instance. Renders already
 // running are not stored afterwards (they may predate what the purge is for).
 func (c *Cache) purgeLocal(t Target) int {
-	if fn := c.onPurge.Load(); fn != nil {
-		(*fn)(t) // before the pages go: what re-renders them reads the new state
-	}
 	c.gen.Add(1)
 	n := c.store.removeIf(t.matcher())
 	c.log.Info("cache: purged", "target", t.String(), "pages", n)
@@ -172,7 +169,16 @@ func (c *Cache) purgeHandler(token string) echo.HandlerFunc {
 	}
 }
 
-// OnPurge calls fn at every purge of this instance's pages, local or fanned
-// out from another edge, before the pages are removed and warming starts:
-// the content store reloads which pages exist there.
-func (c *Cache) OnPurge(fn func(Target)) { c.onPurge.Store(&fn) }
+// OnPurge calls fn once for every purge of this instance's pages, local or
+// fanned out from another edge, with all of its targets (a publish purges
+// about six pages in one), before the pages are removed and warming starts:
+// the content store reloads which pages exist there, once per purge.
+func (c *Cache) OnPurge(fn func([]Target)) { c.onPurge.Store(&fn) }
+
+// beforePurge calls OnPurge's function with ts: before the pages go, what
+// re-renders them reads the new state.
+func (c *Cache) beforePurge(ts []Target) {
+	if fn := c.onPurge.Load(); fn != nil {
+		(*fn)(ts)
+	}
+}

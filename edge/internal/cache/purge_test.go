@@ -301,3 +301,19 @@ func TestPurgeNamesTheEdgeThatDidNotApplyIt(t *testing.T) {
 		t.Errorf("edges that applied it: %+v, want this one", ack.Edges)
 	}
 }
+
+// A publish purges about six pages in one purge; each edge reloads its
+// content once for it, not once per page (a reload at 10,000 articles is
+// not free).
+func TestOnePurgeOfSeveralPagesIsOneOnPurgeCall(t *testing.T) {
+	c, _ := newTestCache(t, DefaultMaxBytes)
+	var calls [][]Target
+	c.OnPurge(func(ts []Target) { calls = append(calls, ts) })
+	targets := []Target{{Path: "/blog/article/a"}, {Path: "/blog"}, {Path: "/rss.xml"}, {Prefix: "/help/category/"}}
+	if _, err := c.PurgeTargets(context.Background(), targets...); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 1 || len(calls[0]) != len(targets) {
+		t.Fatalf("OnPurge called %d times (%v), want once with the %d targets", len(calls), calls, len(targets))
+	}
+}

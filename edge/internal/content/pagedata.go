@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"omnibus/edge/internal/security"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,10 @@ type PageContent struct {
 	// Card is the preview card drawn for the page's words (CardText), when
 	// one is: the renderer names it as the page's og:image.
 	Card string `json:"card,omitempty"`
+	// Page is which page of its list a list page shows (1, the newest, is
+	// the list's own address; N is ?page=N), of Pages.
+	Page  int `json:"page,omitempty"`
+	Pages int `json:"pages,omitempty"`
 }
 
 // CardText is what a content page's preview card shows: the words of the
@@ -57,6 +62,39 @@ func (pc *PageContent) CardText(path string) (CardText, bool) {
 		return CardText{pc.Category.Title, "Help centre", pc.Category.Description}, true
 	}
 	return CardText{}, false
+}
+
+// A list page shows one page of its articles, newest first, and links to
+// the older ones (?page=2, ...): a help centre's category lists about as
+// many as Stripe's and Shopify's do before "older", the blog a grid of 24.
+const (
+	BlogPageSize     = 24
+	CategoryPageSize = 50
+)
+
+// PageParam is the query parameter of a list's page (shared/routes.json
+// keeps it on the list pages, with the values queryValues allows).
+const PageParam = "page"
+
+// pageOf is the page-th page (from 1) of list cut in pages of size, and how
+// many pages there are (at least one). A page past the last is empty.
+func pageOf(list []Summary, page, size int) ([]Summary, int) {
+	pages := max(1, (len(list)+size-1)/size)
+	start := (page - 1) * size
+	if start >= len(list) {
+		return []Summary{}, pages
+	}
+	return list[start:min(start+size, len(list))], pages
+}
+
+// pageNumber is the page a list page's ?page= asks for: 1 when absent or
+// not a number from 1.
+func pageNumber(r *http.Request) int {
+	n, err := strconv.Atoi(r.URL.Query().Get(PageParam))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
 }
 
 // PreviewInfo marks a preview: the page draws its banner and is noindex.
@@ -121,8 +159,14 @@ func kindOf(path string) (pageKind, string) {
 }
 
 // PageContentFor reads what the page at path shows from the published
-// items: nil for a page that shows no content or an unknown slug.
+// items: nil for a page that shows no content or an unknown slug. A list
+// page shows its first page.
 func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, error) {
+	return s.PageContentAt(ctx, path, 1)
+}
+
+// PageContentAt is PageContentFor for the page-th page of a list page.
+func (s *Store) PageContentAt(ctx context.Context, path string, page int) (*PageContent, error) {
 	kind, slug := kindOf(path)
 	pc := &PageContent{}
 	var err error
@@ -130,7 +174,10 @@ func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, 
 	case notContent:
 		return nil, nil
 	case blogList:
-		pc.Articles, err = s.Articles(ctx, TypeBlog)
+		var all []Summary
+		all, err = s.Articles(ctx, TypeBlog)
+		pc.Page = page
+		pc.Articles, pc.Pages = pageOf(all, page, BlogPageSize)
 		// The catalogue's single-article layouts show the newest article.
 		if p := strings.TrimSuffix(strings.TrimSuffix(path, ".data"), "/"); err == nil && (p == "/blog/post" || p == "/blog/post-2") && len(pc.Articles) > 0 {
 			if a, ok, err := s.Article(ctx, TypeBlog, pc.Articles[0].Slug); err != nil {
@@ -150,10 +197,11 @@ func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, 
 		}
 		for _, c := range cats {
 			ci := CategoryIndex{Category: c, Articles: []Summary{}}
-			for _, a := range pc.Articles {
-				if a.Category == c.Slug {
-					ci.Articles = append(ci.Articles, a)
-				}
+			if list, err := s.CategoryArticles(ctx, c.Slug); err != nil {
+				return nil, err
+			} else if len(list) > 0 {
+				// Its newest: the category's page has them all, page by page.
+				ci.Articles = list[:min(len(list), CategoryPageSize)]
 			}
 			pc.Categories = append(pc.Categories, ci)
 		}
@@ -181,16 +229,12 @@ func (s *Store) PageContentFor(ctx context.Context, path string) (*PageContent, 
 			return nil, err
 		}
 		pc.Category = &c
-		all, err := s.Articles(ctx, TypeHelp)
+		all, err := s.CategoryArticles(ctx, slug)
 		if err != nil {
 			return nil, err
 		}
-		pc.Articles = []Summary{}
-		for _, a := range all {
-			if a.Category == slug {
-				pc.Articles = append(pc.Articles, a)
-			}
-		}
+		pc.Page = page
+		pc.Articles, pc.Pages = pageOf(all, page, CategoryPageSize)
 	case policyPage:
 		rows, err := s.published(ctx, TypePolicy, slug, true)
 		if err != nil || len(rows) == 0 {
@@ -225,16 +269,11 @@ func (s *Store) PreviewContent(ctx context.Context, it Item, expires time.Time) 
 	case TypeHelpCategory:
 		c := Category{Slug: r.Slug, Title: r.Fields["title"], Description: r.Fields["description"], Intro: r.Fields["intro"]}
 		pc.Category = &c
-		all, err := s.Articles(ctx, TypeHelp)
+		list, err := s.CategoryArticles(ctx, it.Slug)
 		if err != nil {
 			return nil, "", err
 		}
-		pc.Articles = []Summary{}
-		for _, a := range all {
-			if a.Category == it.Slug {
-				pc.Articles = append(pc.Articles, a)
-			}
-		}
+		pc.Articles = list
 	default:
 		return nil, "", nil // links and redirects have no page to preview
 	}
@@ -353,7 +392,7 @@ func (s *Store) PageData(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		pc, err := s.PageContentFor(r.Context(), r.URL.Path)
+		pc, err := s.PageContentAt(r.Context(), r.URL.Path, pageNumber(r))
 		if err == nil && pc != nil {
 			if t, ok := pc.CardText(r.URL.Path); ok && s.card != nil {
 				pc.Card = s.card(r.Context(), t)

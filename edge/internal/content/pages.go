@@ -10,11 +10,12 @@ import (
 	"time"
 )
 
-// What visitors see: the published items, read from the database when a
-// page is rendered (the page cache keeps the result), and the set of
-// content pages that exist or are gone, kept in memory for the page cache
-// and the sitemap and refreshed after every change (this edge's own, and
-// other edges' through the purge fan-out: Refresh).
+// What visitors see: the published items' fields and lists, and the set of
+// content pages that exist or are gone, kept in memory (live.go) and
+// refreshed after every change (this edge's own, and other edges' through
+// the purge fan-out: Refresh), reading only what changed; an article's
+// HTML is read from the database when its page is rendered (the page cache
+// keeps the result).
 
 // Summary is a published article as lists show it.
 type Summary struct {
@@ -108,85 +109,33 @@ func (s *Store) published(ctx context.Context, typ, slug string, withBody bool) 
 // Articles lists the published articles of typ (blog or help), newest
 // first (then by title), help articles with their category's title.
 //
-// The list is read once per version of the live set (each Refresh, which
-// every committed change causes on every edge) and shared: callers must not
-// change its elements. A blog of 10,000 articles would otherwise be read
-// and decoded for every page that lists some of them.
+// The list is kept in memory between changes (live.go) and shared: callers
+// must not change its elements.
 func (s *Store) Articles(ctx context.Context, typ string) ([]Summary, error) {
-	v := s.pageSet().version
-	s.mu.Lock()
-	c := s.lists[typ]
-	s.mu.Unlock()
-	if v != 0 && c.version == v {
-		return c.list, nil
-	}
-	list, err := s.readArticles(ctx, typ)
-	if err == nil && v != 0 {
-		s.mu.Lock()
-		if s.lists == nil {
-			s.lists = map[string]articleList{}
-		}
-		s.lists[typ] = articleList{version: v, list: list}
-		s.mu.Unlock()
-	}
-	return list, err
-}
-
-// articleList is one type's list as read at a version of the live set.
-type articleList struct {
-	version uint64
-	list    []Summary
-}
-
-func (s *Store) readArticles(ctx context.Context, typ string) ([]Summary, error) {
-	rows, err := s.published(ctx, typ, "", false)
+	ps, err := s.live(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var titles map[string]string
-	if typ == TypeHelp {
-		cats, err := s.Categories(ctx)
-		if err != nil {
-			return nil, err
-		}
-		titles = map[string]string{}
-		for _, c := range cats {
-			titles[c.Slug] = c.Title
-		}
+	return ps.lists.articles[typ], nil
+}
+
+// CategoryArticles lists the published help articles of the category slug,
+// newest first (shared, as Articles').
+func (s *Store) CategoryArticles(ctx context.Context, slug string) ([]Summary, error) {
+	ps, err := s.live(ctx)
+	if err != nil {
+		return nil, err
 	}
-	out := make([]Summary, 0, len(rows))
-	for _, r := range rows {
-		sm := summaryOf(r.Slug, fieldsOf(r.Fields))
-		sm.CategoryTitle = titles[sm.Category]
-		out = append(out, sm)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Date != b.Date {
-			return a.Date > b.Date
-		}
-		return a.Title < b.Title
-	})
-	return out, nil
+	return ps.lists.byCategory[slug], nil
 }
 
 // Categories lists the published help categories in their order.
 func (s *Store) Categories(ctx context.Context) ([]Category, error) {
-	rows, err := s.published(ctx, TypeHelpCategory, "", false)
+	ps, err := s.live(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Category, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, categoryOf(r))
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].position != out[j].position {
-			return out[i].position < out[j].position
-		}
-		return out[i].Title < out[j].Title
-	})
-	return out, nil
+	return ps.lists.categories, nil
 }
 
 // Article returns the published article of typ with slug (ok false when
@@ -207,44 +156,25 @@ func (s *Store) Article(ctx context.Context, typ, slug string) (Article, bool, e
 }
 
 func (s *Store) category(ctx context.Context, slug string) (Category, bool, error) {
-	rows, err := s.published(ctx, TypeHelpCategory, slug, false)
-	if err != nil || len(rows) == 0 {
-		return Category{}, false, err
+	cats, err := s.Categories(ctx)
+	for _, c := range cats {
+		if c.Slug == slug {
+			return c, true, err
+		}
 	}
-	return categoryOf(rows[0]), true, nil
+	return Category{}, false, err
 }
 
-// categoryOf is the category a published row holds.
-func categoryOf(r publishedRow) Category {
-	f := fieldsOf(r.Fields)
+// categoryOf is a live category: its fields, and the day its page last
+// changed: the repository's day of categories.json while the repository's
+// text is live, else the day staff's text was written.
+func categoryOf(slug string, f map[string]string, author string, written time.Time) Category {
 	pos, _ := strconv.Atoi(f["position"])
-	c := Category{Slug: r.Slug, Title: f["title"], Description: f["description"], Intro: f["intro"], position: pos, Changed: categoriesDay()}
-	if r.Author != RepositoryAuthor {
-		// The item's last change is at least the publishing of the text
-		// live (a later draft saved moves it on, never back).
-		c.Changed = r.UpdatedAt.UTC().Format(time.DateOnly)
+	c := Category{Slug: slug, Title: f["title"], Description: f["description"], Intro: f["intro"], position: pos, Changed: categoriesDay()}
+	if author != RepositoryAuthor && !written.IsZero() {
+		c.Changed = written.UTC().Format(time.DateOnly)
 	}
 	return c
-}
-
-// Live is one live item: its type, slug and fields, and when it last changed.
-type Live struct {
-	Type, Slug string
-	Fields     map[string]string
-	UpdatedAt  time.Time
-}
-
-// LiveItems lists the live items of typ (redirects, campaign links).
-func (s *Store) LiveItems(ctx context.Context, typ string) ([]Live, error) {
-	rows, err := s.published(ctx, typ, "", false)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Live, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, Live{Type: r.Type, Slug: r.Slug, Fields: fieldsOf(r.Fields), UpdatedAt: r.UpdatedAt})
-	}
-	return out, nil
 }
 
 // pageSet is which content pages exist (published) and which are gone
@@ -259,6 +189,12 @@ type pageSet struct {
 	// links are the live campaign short links (/go/<name>), by name.
 	links   []CampaignLink
 	version uint64
+
+	// index is what the last Refresh read of every item (live.go): the
+	// next one compares with it.
+	index map[uint64]indexRow
+	items map[uint64]*liveItem
+	lists *liveLists
 }
 
 // CampaignLink is a published campaign short link: /go/<Name> answers a
@@ -273,51 +209,24 @@ type redirect struct {
 	status int
 }
 
-// Refresh reloads the set of content pages from the database.
+// Refresh reloads the set of content pages from the database: what
+// changed since the last Refresh (live.go). When nothing did, the version
+// stays and nothing is rebuilt.
 func (s *Store) Refresh(ctx context.Context) error {
 	s.refreshing.Lock()
 	defer s.refreshing.Unlock()
-	var rows []struct {
-		Type, Slug, State string
-	}
-	if err := s.db.WithContext(ctx).Table("content_items").Select("type, slug, state").
-		Where("type IN ? AND (state IN ? OR published_at IS NOT NULL)", []string{TypeBlog, TypeHelp, TypeHelpCategory, TypePolicy}, []string{StatePublished, StateScheduled, StateUnpublished}).
-		Scan(&rows).Error; err != nil {
-		return err
-	}
-	ps := &pageSet{live: map[string]bool{}, gone: map[string]bool{}}
-	for _, r := range rows {
-		p := PagePath(r.Type, r.Slug)
-		// A scheduled item that is live stays live until its new revision goes out.
-		live := r.State == StatePublished || r.State == StateScheduled && s.isLive(ctx, r.Type, r.Slug)
-		if live {
-			ps.live[p] = true
-			if r.Type != TypePolicy {
-				ps.paths = append(ps.paths, p)
-			}
-		} else if r.State == StateUnpublished {
-			ps.gone[p] = true
-		}
-	}
-	sort.Strings(ps.paths)
-	rds, err := s.LiveItems(ctx, TypeRedirect)
+	rows, err := s.readIndex(ctx)
 	if err != nil {
 		return err
 	}
-	ps.redirects = map[string]redirect{}
-	for _, rd := range rds {
-		status, _ := strconv.Atoi(rd.Fields["status"])
-		ps.redirects[redirectKey(rd.Slug)] = redirect{target: rd.Fields["target"], status: status}
+	old := s.pages.Load()
+	if old != nil && sameIndex(old.index, rows) {
+		return nil
 	}
-	links, err := s.LiveItems(ctx, TypeCampaignLink)
+	ps, err := s.makePageSet(ctx, rows, old)
 	if err != nil {
 		return err
 	}
-	for _, l := range links {
-		ps.links = append(ps.links, CampaignLink{Name: l.Slug, Target: l.Fields["target"],
-			Source: l.Fields["utmSource"], Medium: l.Fields["utmMedium"], Campaign: l.Fields["utmCampaign"]})
-	}
-	sort.Slice(ps.links, func(i, j int) bool { return ps.links[i].Name < ps.links[j].Name })
 	ps.version = s.version.Add(1)
 	s.pages.Store(ps)
 	s.mu.Lock()
@@ -327,6 +236,83 @@ func (s *Store) Refresh(ctx context.Context) error {
 		fn()
 	}
 	return nil
+}
+
+// sameIndex reports rows as index read them.
+func sameIndex(index map[uint64]indexRow, rows []indexRow) bool {
+	if len(index) != len(rows) {
+		return false
+	}
+	for _, r := range rows {
+		o, ok := index[r.ID]
+		if !ok || o.Type != r.Type || o.Slug != r.Slug || o.State != r.State || !sameRev(o.PublishedRevisionID, r.PublishedRevisionID) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameRev(a, b *uint64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+// makePageSet is the page set of rows, its live items read again only
+// where they changed since old (nil: all).
+func (s *Store) makePageSet(ctx context.Context, rows []indexRow, old *pageSet) (*pageSet, error) {
+	var oldItems map[uint64]*liveItem
+	var oldLists *liveLists
+	if old != nil {
+		oldItems, oldLists = old.items, old.lists
+	}
+	items, dirty, err := s.loadLive(ctx, rows, oldItems)
+	if err != nil {
+		return nil, err
+	}
+	ps := &pageSet{live: map[string]bool{}, gone: map[string]bool{}, redirects: map[string]redirect{},
+		index: make(map[uint64]indexRow, len(rows)), items: items, lists: deriveLists(items, dirty, oldLists)}
+	same := old != nil && len(old.index) == len(rows)
+	for _, r := range rows {
+		ps.index[r.ID] = r
+		if same {
+			o, ok := old.index[r.ID]
+			same = ok && o.Type == r.Type && o.Slug == r.Slug && o.isLive() == r.isLive() && o.State == r.State
+		}
+	}
+	if same { // no page came or went: a new revision of a live one
+		ps.live, ps.gone, ps.paths = old.live, old.gone, old.paths
+	}
+	for _, r := range rows {
+		if same {
+			break
+		}
+		switch r.Type {
+		case TypeBlog, TypeHelp, TypeHelpCategory, TypePolicy:
+		default:
+			continue
+		}
+		p := PagePath(r.Type, r.Slug)
+		if r.isLive() {
+			ps.live[p] = true
+			if r.Type != TypePolicy {
+				ps.paths = append(ps.paths, p)
+			}
+		} else if r.State == StateUnpublished {
+			ps.gone[p] = true
+		}
+	}
+	if !same {
+		sort.Strings(ps.paths)
+	}
+	for _, it := range items {
+		switch it.typ {
+		case TypeRedirect:
+			status, _ := strconv.Atoi(it.fields["status"])
+			ps.redirects[redirectKey(it.slug)] = redirect{target: it.fields["target"], status: status}
+		case TypeCampaignLink:
+			ps.links = append(ps.links, CampaignLink{Name: it.slug, Target: it.fields["target"],
+				Source: it.fields["utmSource"], Medium: it.fields["utmMedium"], Campaign: it.fields["utmCampaign"]})
+		}
+	}
+	sort.Slice(ps.links, func(i, j int) bool { return ps.links[i].Name < ps.links[j].Name })
+	return ps, nil
 }
 
 // CampaignLinks are the live campaign short links, by name (empty before
@@ -384,12 +370,6 @@ func (s *Store) Redirects(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Store) isLive(ctx context.Context, typ, slug string) bool {
-	var n int64
-	s.db.WithContext(ctx).Table("content_items").Where("type = ? AND slug = ? AND published_revision_id IS NOT NULL", typ, slug).Count(&n)
-	return n > 0
-}
-
 func (s *Store) pageSet() *pageSet {
 	if ps := s.pages.Load(); ps != nil {
 		return ps
@@ -412,14 +392,9 @@ func (s *Store) PagePaths() []string { return s.pageSet().paths }
 
 // Policies lists the published policy pages, without their HTML.
 func (s *Store) Policies(ctx context.Context) ([]Policy, error) {
-	rows, err := s.published(ctx, TypePolicy, "", false)
+	ps, err := s.live(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Policy, 0, len(rows))
-	for _, r := range rows {
-		f := fieldsOf(r.Fields)
-		out = append(out, Policy{Slug: r.Slug, Title: f["title"], Description: f["description"], Date: f["date"]})
-	}
-	return out, nil
+	return ps.lists.policies, nil
 }

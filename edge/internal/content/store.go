@@ -31,7 +31,6 @@ type Store struct {
 	mu           sync.Mutex
 	subs         []func(context.Context, Change)
 	afterRefresh []func()
-	lists        map[string]articleList // Articles, by type
 
 	// refreshing makes Refreshes take turns: one that read the database
 	// before a change never stores its page set after one that read it

@@ -122,14 +122,13 @@ func Pages(ctx context.Context, src Source) ([]Page, error) {
 	for _, a := range blog {
 		pages = append(pages, Page{Path: "/blog/article/" + a.Slug, LastMod: a.Modified()})
 	}
+	newestIn := map[string]string{} // by category
+	for _, a := range help {
+		newestIn[a.Category] = max(newestIn[a.Category], a.Modified())
+	}
 	for _, c := range cats {
-		day := c.Changed // its title and introduction
-		for _, a := range help {
-			if a.Category == c.Slug {
-				day = max(day, a.Modified())
-			}
-		}
-		pages = append(pages, Page{Path: "/help/category/" + c.Slug, LastMod: day})
+		// its title and introduction (c.Changed), and its newest article
+		pages = append(pages, Page{Path: "/help/category/" + c.Slug, LastMod: max(c.Changed, newestIn[c.Slug])})
 	}
 	for _, a := range help {
 		pages = append(pages, Page{Path: "/help/category/article/" + a.Slug, LastMod: a.Modified()})

@@ -74,7 +74,8 @@ type Source interface {
 	Articles(ctx context.Context, typ string) ([]content.Summary, error)
 	Categories(ctx context.Context) ([]content.Category, error)
 	Policies(ctx context.Context) ([]content.Policy, error)
-	Article(ctx context.Context, typ, slug string) (content.Article, bool, error)
+	// Newest lists the n newest articles of typ with their HTML.
+	Newest(ctx context.Context, typ string, n int) ([]content.Article, error)
 	Version() uint64
 }
 
@@ -100,32 +101,47 @@ type built struct {
 type site struct {
 	origin string
 	src    Source
-	mu     sync.Mutex
-	cur    *built
+	// The sitemap and the feeds are built apart, each under its own lock:
+	// a feed reader never waits for a sitemap of 10,000 articles.
+	sitemap, feeds part
 }
 
-// current is the build for the source's version, rebuilt when it moved.
-// When the source cannot be read (the database is down) the last build is
-// served; without one, the error.
-func (s *site) current(ctx context.Context) (*built, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// part is one of what is built from the content, for one version of it.
+type part struct {
+	mu  sync.Mutex
+	cur *built
+}
+
+// current is the part's build for the source's version, rebuilt (by build)
+// when it moved. When the source cannot be read (the database is down) the
+// last build is served; without one, the error.
+func (s *site) current(ctx context.Context, p *part, build func(context.Context, uint64) (*built, error)) (*built, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	v := s.src.Version()
-	if s.cur != nil && s.cur.version == v {
-		return s.cur, nil
+	if p.cur != nil && p.cur.version == v {
+		return p.cur, nil
 	}
-	b, err := s.build(ctx, v)
+	b, err := build(ctx, v)
 	if err != nil {
-		if s.cur != nil {
-			return s.cur, nil
+		if p.cur != nil {
+			return p.cur, nil
 		}
 		return nil, err
 	}
-	s.cur = b
+	p.cur = b
 	return b, nil
 }
 
-func (s *site) build(ctx context.Context, v uint64) (*built, error) {
+func (s *site) currentSitemap(ctx context.Context) (*built, error) {
+	return s.current(ctx, &s.sitemap, s.buildSitemap)
+}
+
+func (s *site) currentFeeds(ctx context.Context) (*built, error) {
+	return s.current(ctx, &s.feeds, s.buildFeeds)
+}
+
+func (s *site) buildSitemap(ctx context.Context, v uint64) (*built, error) {
 	pages, err := Pages(ctx, s.src)
 	if err != nil {
 		return nil, err
@@ -134,28 +150,30 @@ func (s *site) build(ctx context.Context, v uint64) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &built{version: v, sitemaps: sitemaps, sitemapMod: sitemapDates(pages), feeds: map[string]*builtFeeds{}}
+	return &built{version: v, sitemaps: sitemaps, sitemapMod: sitemapDates(pages)}, nil
+}
+
+func (s *site) buildFeeds(ctx context.Context, v uint64) (*built, error) {
+	b := &built{version: v, feeds: map[string]*builtFeeds{}}
 	for _, spec := range feedSpecs {
-		list, err := s.src.Articles(ctx, spec.typ)
+		full, err := s.src.Newest(ctx, spec.typ, MaxFeedItems)
 		if err != nil {
 			return nil, err
-		}
-		list = list[:min(len(list), MaxFeedItems)] // newest first
-		full := make([]content.Article, 0, len(list))
-		for _, sm := range list {
-			a, ok, err := s.src.Article(ctx, spec.typ, sm.Slug)
-			if err != nil {
-				return nil, err
-			}
-			if ok { // else unpublished since the list was read
-				full = append(full, a)
-			}
 		}
 		if b.feeds[spec.route], err = buildFeeds(s.origin, spec, full); err != nil {
 			return nil, err
 		}
 	}
 	return b, nil
+}
+
+// both builds the feeds and the sitemap for the current version.
+func (s *site) both(ctx context.Context) error {
+	_, err := s.currentFeeds(ctx)
+	if _, err2 := s.currentSitemap(ctx); err == nil {
+		err = err2
+	}
+	return err
 }
 
 // sitemapDates are the Last-Modified of buildSitemaps' files: the newest
@@ -192,7 +210,7 @@ func Register(e interface {
 	// built; a database that does not answer yet (an edge started during a
 	// blip) only delays them: each request builds them again until it can,
 	// answering 503 meanwhile.
-	if _, err := st.current(context.Background()); err != nil {
+	if err := st.both(context.Background()); err != nil {
 		slog.Warn("seo: the sitemap and feeds could not be built at start; they will be on a request", "err", err)
 	}
 	// Rebuilt as soon as the published content changes, not on the next
@@ -205,7 +223,7 @@ func Register(e interface {
 			}
 			go func() {
 				pending.Store(false)
-				if _, err := st.current(context.Background()); err != nil {
+				if err := st.both(context.Background()); err != nil {
 					slog.Warn("seo: rebuilding the sitemap and feeds", "err", err)
 				}
 			}()
@@ -214,9 +232,9 @@ func Register(e interface {
 	robots := []byte("User-agent: *\nDisallow: /api/\nDisallow: /staff\nDisallow: /preview/\n\nSitemap: " + origin + "/sitemap.xml\n")
 
 	getHead := []string{http.MethodGet, http.MethodHead}
-	answer := func(contentType string, pick func(b *built) ([]byte, string, time.Time)) echo.HandlerFunc {
+	answer := func(current func(context.Context) (*built, error), contentType string, pick func(b *built) ([]byte, string, time.Time)) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			b, err := st.current(c.Request().Context())
+			b, err := current(c.Request().Context())
 			if err != nil {
 				c.Response().Header().Set("Retry-After", "5")
 				return c.String(http.StatusServiceUnavailable, "The content cannot be read right now. Please try again.\n")
@@ -230,7 +248,7 @@ func Register(e interface {
 		}
 	}
 	xmlType := "application/xml; charset=utf-8"
-	e.Match(getHead, "/sitemap.xml", answer(xmlType, func(b *built) ([]byte, string, time.Time) {
+	e.Match(getHead, "/sitemap.xml", answer(st.currentSitemap, xmlType, func(b *built) ([]byte, string, time.Time) {
 		return b.sitemaps[0], "public, max-age=3600", b.sitemapMod[0]
 	}))
 	// robots.txt is made of the code and PUBLIC_URL, no content: it has no
@@ -238,11 +256,11 @@ func Register(e interface {
 	e.Match(getHead, "/robots.txt", serve("text/plain; charset=utf-8", "public, max-age=3600", robots, time.Time{}))
 	for _, spec := range feedSpecs {
 		route, rssPath := spec.route, spec.rss
-		e.Match(getHead, spec.rss, answer("application/rss+xml; charset=utf-8", func(b *built) ([]byte, string, time.Time) {
+		e.Match(getHead, spec.rss, answer(st.currentFeeds, "application/rss+xml; charset=utf-8", func(b *built) ([]byte, string, time.Time) {
 			f := b.feeds[route]
 			return f.rss, f.cacheControl, f.modified
 		}))
-		e.Match(getHead, spec.atom, answer("application/atom+xml; charset=utf-8", func(b *built) ([]byte, string, time.Time) {
+		e.Match(getHead, spec.atom, answer(st.currentFeeds, "application/atom+xml; charset=utf-8", func(b *built) ([]byte, string, time.Time) {
 			f := b.feeds[route]
 			return f.atom, f.cacheControl, f.modified
 		}))
@@ -256,7 +274,7 @@ func Register(e interface {
 		if err != nil || !strings.HasSuffix(c.Param("part"), ".xml") {
 			return c.String(http.StatusNotFound, "Not found\n")
 		}
-		return answer(xmlType, func(b *built) ([]byte, string, time.Time) {
+		return answer(st.currentSitemap, xmlType, func(b *built) ([]byte, string, time.Time) {
 			if n < 1 || n >= len(b.sitemaps) {
 				return nil, "", time.Time{}
 			}
@@ -326,35 +344,37 @@ func buildSitemaps(origin string, pages []Page) ([][]byte, error) {
 // Sitemap image extension (Google): the pictures a page shows.
 const imageNS = "http://www.google.com/schemas/sitemap-image/1.1"
 
+// buildSitemap writes the urlset straight into one buffer: at 10,000
+// articles encoding/xml's reflection was most of a sitemap's build.
 func buildSitemap(origin string, pages []Page) ([]byte, error) {
-	type image struct {
-		Loc string `xml:"image:loc"`
-	}
-	type url struct {
-		Loc     string  `xml:"loc"`
-		LastMod string  `xml:"lastmod"`
-		Images  []image `xml:"image:image"`
-	}
-	doc := struct {
-		XMLName xml.Name `xml:"urlset"`
-		NS      string   `xml:"xmlns,attr"`
-		ImageNS string   `xml:"xmlns:image,attr"`
-		URLs    []url    `xml:"url"`
-	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", ImageNS: imageNS}
-	for _, p := range pages {
-		u := url{Loc: origin + p.Path, LastMod: p.LastMod}
-		for _, src := range p.Images {
-			u.Images = append(u.Images, image{Loc: origin + src})
-		}
-		doc.URLs = append(doc.URLs, u)
-	}
 	var b bytes.Buffer
+	b.Grow(200 + len(pages)*(len(origin)+100))
 	b.WriteString(xml.Header)
-	enc := xml.NewEncoder(&b)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="` + imageNS + `">` + "\n")
+	for _, p := range pages {
+		b.WriteString("  <url>\n    <loc>")
+		escapeTo(&b, origin)
+		escapeTo(&b, p.Path)
+		b.WriteString("</loc>\n    <lastmod>")
+		escapeTo(&b, p.LastMod)
+		b.WriteString("</lastmod>\n")
+		for _, src := range p.Images {
+			b.WriteString("    <image:image>\n      <image:loc>")
+			escapeTo(&b, origin)
+			escapeTo(&b, src)
+			b.WriteString("</image:loc>\n    </image:image>\n")
+		}
+		b.WriteString("  </url>\n")
 	}
-	b.WriteByte('\n')
+	b.WriteString("</urlset>\n")
 	return b.Bytes(), nil
+}
+
+// escapeTo writes s to b as XML character data.
+func escapeTo(b *bytes.Buffer, s string) {
+	if !strings.ContainsAny(s, `&<>"'`+"\r\t\n") {
+		b.WriteString(s)
+		return
+	}
+	_ = xml.EscapeText(b, []byte(s))
 }

@@ -52,6 +52,9 @@ export interface PageContent {
   more?: boolean;
   /** The preview card the edge keeps for this article's or topic's words (/media/og/<key>.jpg, 1200×630), once drawn. */
   card?: string;
+  /** A list page's page (1: the newest) of pages: ?page=N (edge content.PageParam). */
+  page?: number;
+  pages?: number;
 }
 
 /** The page's content from the edge's header; {} when there is none or it is unreadable. */
@@ -77,6 +80,12 @@ export const blogArticle = (request: Request, slug: string): RenderedArticle | u
   const a = pageContent(request).article;
   return a && a.slug === slug ? a : undefined;
 };
+
+/** Which page of its list a list page shows, of how many (1 of 1 without a list). */
+export function listPage(request: Request): { page: number; pages: number } {
+  const { page = 1, pages = 1 } = pageContent(request);
+  return { page, pages };
+}
 
 export const helpArticles = (request: Request): ArticleSummary[] => pageContent(request).articles ?? [];
 export const helpArticle = blogArticle;

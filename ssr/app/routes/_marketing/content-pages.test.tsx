@@ -7,6 +7,7 @@ import pages from "../../../../shared/content/pages.json";
 import { routes } from "../../../../shared/route-table";
 import { contentRequest, fixtureContent, fixturePaths } from "~/lib/content-fixture";
 import type { PageContent } from "~/lib/content.server";
+import { canonicalPath } from "~/lib/content-meta";
 import * as BlogArticle from "./blog-article";
 import * as HelpArticle from "./help-article";
 import * as HelpCategory from "./help-category";
@@ -125,6 +126,33 @@ describe("index pages", () => {
     expect(screen.getByRole("link", { name: "Goal-based advertising, explained for busy merchants" }).getAttribute("href")).toBe(
       "/blog/article/goal-based-advertising",
     );
+  });
+
+  // A list's older articles are on ?page=2, 3...: plain links a reader
+  // without JavaScript and a crawler follow, and each page names itself as
+  // canonical (page 1 is the list's own address).
+  it("links a page of the blog to its newer and older pages", async () => {
+    renderAt("/blog?page=2", { ...fixtureContent("/blog"), page: 2, pages: 3 });
+    expect(await h1()).toBe(pages.pages.blog.heading);
+    expect(screen.getByRole("link", { name: /Older articles/ }).getAttribute("href")).toBe("/blog?page=3");
+    expect(screen.getByRole("link", { name: /Newer articles/ }).getAttribute("href")).toBe("/blog");
+    expect(screen.getByText("Page 2 of 3")).toBeTruthy();
+    expect([canonicalPath({ pathname: "/blog", search: "?page=2" }), canonicalPath({ pathname: "/blog", search: "?page=1" }), canonicalPath({ pathname: "/blog", search: "?page=x" })]).toEqual([
+      "/blog?page=2",
+      "/blog",
+      "/blog",
+    ]);
+  });
+
+  it("links a help topic's first page to its older guides, and shows no links when one page holds them all", async () => {
+    renderAt("/help/category/orders-and-shipping", { ...fixtureContent("/help/category/orders-and-shipping"), page: 1, pages: 2 });
+    await h1();
+    expect(screen.getByRole("link", { name: /Older articles/ }).getAttribute("href")).toBe("/help/category/orders-and-shipping?page=2");
+    expect(screen.queryByRole("link", { name: /Newer articles/ })).toBeNull();
+    cleanup();
+    renderAt("/help/category/orders-and-shipping");
+    await h1();
+    expect(screen.queryByRole("navigation", { name: "More articles" })).toBeNull();
   });
 
   it("lists the help topics and every guide on /help-centre", async () => {

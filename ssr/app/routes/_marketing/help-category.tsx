@@ -3,7 +3,8 @@ import { data, useLoaderData } from "react-router";
 import { ArticleList } from "~/components/content/article-list";
 import { ArticleNotFound } from "~/components/content/article-not-found";
 import { PreviewBanner } from "~/components/content/preview-banner";
-import { contentLabels, helpArticlesIn, helpCategory, pageContent } from "~/lib/content.server";
+import { contentLabels, helpArticlesIn, helpCategory, listPage, pageContent } from "~/lib/content.server";
+import { Pager } from "~/components/content/pager";
 import { contentMeta } from "~/lib/content-meta";
 import type { Route } from "./+types/help-category";
 import { BackLink } from "~/components/content/back-link";
@@ -16,8 +17,11 @@ export function loader({ params, request }: Route.LoaderArgs) {
   const category = helpCategory(request, params.slug);
   if (!category) throw data(null, { status: 404 });
   const { preview } = pageContent(request);
-  const { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires } = contentLabels;
-  return { category, preview, articles: helpArticlesIn(request, category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires }, search: searchBoxLabels };
+  // A topic's older guides are on ?page=2, 3...: one past the last is no page.
+  const list = listPage(request);
+  if (list.page > list.pages) throw data(null, { status: 404 });
+  const { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires, olderArticles, newerArticles, pageOf, pagination } = contentLabels;
+  return { category, preview, list, articles: helpArticlesIn(request, category.slug), labels: { backToHelp, readMore, noArticles, articlesInCategory, previewBanner, previewExpires, olderArticles, newerArticles, pageOf, pagination }, search: searchBoxLabels };
 }
 
 export const handle = { routeCopy };
@@ -25,7 +29,7 @@ export const meta: Route.MetaFunction = (args) =>
   contentMeta(args, args.loaderData && { title: `${args.loaderData.category.title} — Omnibus Help`, description: args.loaderData.category.description }, args.loaderData?.preview);
 
 export default function HelpCategoryPage() {
-  const { category, articles, preview, labels, search } = useLoaderData<typeof loader>();
+  const { category, articles, preview, labels, search, list } = useLoaderData<typeof loader>();
   // Nothing here moves: the browser keeps the server's markup (lib/static-markup.tsx).
   return (
     <>
@@ -44,6 +48,7 @@ export default function HelpCategoryPage() {
           <p className="text-gray-600 dark:text-gray-400">{labels.noArticles}</p>
         )}
       </div>
+      <Pager base={`/help/category/${category.slug}`} page={list.page} pages={list.pages} labels={labels} />
     </StaticMarkup>
     </>
   );

@@ -12,8 +12,10 @@ import { CardGrid } from "~/components/ui/card-grid";
 import type { PricingPlans } from "~/components/ui/pricing-plans";
 import { journeyOrder } from "~/lib/journey.server";
 import { buttonStyles, SiteLink } from "~/components/ui/site-link";
-import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, type ContentSection } from "~/lib/content.server";
+import { blogArticles, contentLabels, contentPage, helpArticles, helpIndex, listPage, type ContentSection } from "~/lib/content.server";
+import { Pager } from "~/components/content/pager";
 import { routeMeta } from "~/lib/meta";
+import { canonicalPath } from "~/lib/content-meta";
 import { StaticMarkup } from "~/lib/static-markup";
 import { SearchBox } from "~/components/search/search-box";
 import { searchBoxLabels } from "~/lib/search.server";
@@ -22,7 +24,8 @@ import type { Route } from "./+types/page";
 import routeCopy from "virtual:route-copy";
 
 export const handle = { routeCopy };
-export const meta = routeMeta;
+// A page of the blog's list names itself as canonical (?page=N).
+export const meta: Route.MetaFunction = (args) => routeMeta({ ...args, location: { ...args.location, pathname: canonicalPath(args.location) } });
 
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -30,9 +33,14 @@ export function loader({ request }: Route.LoaderArgs) {
   const entry = routes.find((route) => route.path === pathname);
   const page = entry && contentPage(entry.id);
   if (!page) throw data(null, { status: 404 });
+  // The blog's older articles are on ?page=2, 3...: one past the last is no page.
+  const list = page.list === "blog" ? listPage(request) : null;
+  if (list && list.page > list.pages) throw data(null, { status: 404 });
   return {
     page,
     blog: page.list === "blog" ? blogArticles(request) : null,
+    list,
+    listBase: pathname,
     help: page.list === "help" ? helpIndex(request) : null,
     // The help centre and the blog have the search box (/search).
     search: ["help", "help-centre", "blog"].includes(entry.id) ? searchBoxLabels : null,
@@ -45,6 +53,10 @@ export function loader({ request }: Route.LoaderArgs) {
       latestArticles: contentLabels.latestArticles,
       categories: contentLabels.categories,
       allArticles: contentLabels.allArticles,
+      olderArticles: contentLabels.olderArticles,
+      newerArticles: contentLabels.newerArticles,
+      pageOf: contentLabels.pageOf,
+      pagination: contentLabels.pagination,
     },
   };
 }
@@ -61,7 +73,7 @@ export default function ContentPagePage() {
 }
 
 export function ContentPage({ shop }: { shop?: ShopParts }) {
-  const { page, blog, help, allHelp, labels, order, search } = useLoaderData<typeof loader>();
+  const { page, blog, list, listBase, help, allHelp, labels, order, search } = useLoaderData<typeof loader>();
   const ctas = page.ctas ?? [];
   const sections = page.sections ?? [];
   // Nothing on a content page moves but the shop's parts: the browser keeps
@@ -98,6 +110,7 @@ export function ContentPage({ shop }: { shop?: ShopParts }) {
           <div className="mt-6">
             <ArticleList articles={blog} readMore={labels.readMore} />
           </div>
+          {list && <Pager base={listBase} page={list.page} pages={list.pages} labels={labels} />}
         </section>
       )}
 
