@@ -7,7 +7,7 @@
 // to the edge (POST /api/v1/theme), which sets the cookie and sends the
 // browser back. The inline script below sets the class before the first
 // paint (the cookie first, then localStorage), and from then on answers the
-// buttons itself (themeButtonsScript): a tap sets the cookie, localStorage,
+// buttons itself (themeScript): a tap sets the cookie, localStorage,
 // the class and the pressed button at once, whether React has hydrated the
 // page or not, so the first tap of a slow phone waits for no hydration. This
 // module's store follows (its "themechange" event, another tab, the system).
@@ -41,34 +41,30 @@ export function requestTheme(request: Request): ThemePreference {
   return cookieTheme(request.headers.get("cookie")) ?? DEFAULT_THEME;
 }
 
-/**
- * Blocking script for <head>, before any stylesheet: same rule as resolveTheme
- * (a test runs it against resolveTheme for every case). A literal, not
- * resolveTheme.toString(), so the server and client bundles render the same text.
- */
-const initialScript = `(function(){try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});var p=c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});var d=p==="dark"||(p!=="light"&&window.matchMedia("(prefers-color-scheme: dark)").matches);document.documentElement.classList.toggle("dark",d)}catch(e){}})()`;
-
 /** The edge's endpoint the theme buttons post to without JavaScript (edge/internal/theme). */
 export const THEME_ENDPOINT = "/api/v1/theme";
 /** The class on <html> while a theme switch is drawn: no transitions then (theme.css). */
 export const THEME_SWITCHING_CLASS = "theme-switching";
 /** The window event after a button changed the preference: useTheme's store reads it again. */
 const THEME_CHANGE_EVENT = "themechange";
+const BUTTONS = `form[action="${THEME_ENDPOINT}"] button[name=theme]`;
 
 /**
- * The theme buttons' click, from the first paint on (same rules as the
- * functions below; theme.test.tsx clicks the switcher through it): a left
- * click on a theme button (components/theme-switcher.tsx) stays on the page
- * and sets the cookie (a year; "system", like any value but light or dark,
- * is the system page), localStorage, the dark class, and which button is
- * pressed. The colours switch without transitions: each element that has one
- * would otherwise start it in the tap's frame and restyle in every frame
- * after it. Without JavaScript the buttons post their form to the edge.
+ * Blocking script for <head>, before any stylesheet: same rules as the
+ * functions here (a test runs it against resolveTheme for every case). A
+ * literal, not resolveTheme.toString(), so every build renders the same text.
+ * 1. It sets the dark class before the first paint (the cookie first, then
+ *    localStorage).
+ * 2. From then on it answers the theme buttons (components/theme-switcher.tsx):
+ *    a left click stays on the page and sets the cookie (a year; "system", like
+ *    any value but light or dark, is the system page), localStorage, the dark
+ *    class and which button is pressed, then tells useTheme. The colours switch
+ *    without transitions: each element that has one would otherwise start it
+ *    in the tap's frame and restyle in every frame after it. Without JavaScript
+ *    the buttons post their form to the edge.
+ * Only the server renders it (root.tsx): the browser's bundle carries none of it.
  */
-const buttonsScript = `document.addEventListener("click",function(e){var b=e.target.closest&&e.target.closest('form[action="${THEME_ENDPOINT}"] button[name="theme"]');if(!b||e.defaultPrevented||e.button)return;e.preventDefault();var p=b.value,h=document.documentElement;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");h.classList.toggle("dark",p==="dark"||(p!=="light"&&window.matchMedia("(prefers-color-scheme: dark)").matches));requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});document.querySelectorAll('form[action="${THEME_ENDPOINT}"] button[name="theme"]').forEach(function(o){o.setAttribute("aria-pressed",o.value===p)});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))})`;
-
-/** Both, as the document's one inline theme script. */
-export const themeScript = `${initialScript};${buttonsScript}`;
+export const themeScript = `(function(){var h=document.documentElement,s=${JSON.stringify(BUTTONS)},d=function(p){return p==="dark"||(p!=="light"&&window.matchMedia("(prefers-color-scheme: dark)").matches)};try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});h.classList.toggle("dark",d(c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)})))}catch(e){}document.addEventListener("click",function(e){var b=e.target.closest&&e.target.closest(s);if(!b||e.defaultPrevented||e.button)return;e.preventDefault();var p=b.value;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");h.classList.toggle("dark",d(p));requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});document.querySelectorAll(s).forEach(function(o){o.setAttribute("aria-pressed",o.value===p)});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))})})()`;
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
 const listeners = new Set<() => void>();
