@@ -54,7 +54,9 @@ const BUTTONS = `form[action="${THEME_ENDPOINT}"] button[name=theme]`;
  * functions here (a test runs it against resolveTheme for every case). A
  * literal, not resolveTheme.toString(), so every build renders the same text.
  * 1. It sets the dark class before the first paint (the cookie first, then
- *    localStorage).
+ *    localStorage), and again when the system's theme or another tab's choice
+ *    changes (with which theme button is pressed): the page follows them
+ *    whether or not a component listens (the switcher is static markup).
  * 2. From then on it answers the theme buttons (components/theme-switcher.tsx):
  *    a left click stays on the page and sets the cookie (a year; "system", like
  *    any value but light or dark, is the system page), localStorage, the dark
@@ -64,7 +66,7 @@ const BUTTONS = `form[action="${THEME_ENDPOINT}"] button[name=theme]`;
  *    the buttons post their form to the edge.
  * Only the server renders it (root.tsx): the browser's bundle carries none of it.
  */
-export const themeScript = `(function(){var h=document.documentElement,s=${JSON.stringify(BUTTONS)},d=function(p){return p==="dark"||(p!=="light"&&window.matchMedia("(prefers-color-scheme: dark)").matches)};try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});h.classList.toggle("dark",d(c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)})))}catch(e){}document.addEventListener("click",function(e){var b=e.target.closest&&e.target.closest(s);if(!b||e.defaultPrevented||e.button)return;e.preventDefault();var p=b.value;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");h.classList.toggle("dark",d(p));requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});document.querySelectorAll(s).forEach(function(o){o.setAttribute("aria-pressed",o.value===p)});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))})})()`;
+export const themeScript = `(function(){var h=document.documentElement,s=${JSON.stringify(BUTTONS)},q="(prefers-color-scheme: dark)",u=function(){var p;try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});p=c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)})}catch(e){}if(p!=="light"&&p!=="dark")p="system";try{h.classList.toggle("dark",p==="dark"||(p==="system"&&window.matchMedia(q).matches))}catch(e){}document.querySelectorAll(s).forEach(function(o){o.setAttribute("aria-pressed",o.value===p)})};u();try{window.matchMedia(q).addEventListener("change",u)}catch(e){}addEventListener("storage",u);document.addEventListener("click",function(e){var b=e.target.closest&&e.target.closest(s);if(!b||e.defaultPrevented||e.button)return;e.preventDefault();var p=b.value;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");u();requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))})})()`;
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
 const listeners = new Set<() => void>();
