@@ -93,8 +93,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#6428ef" />
-        {/* Parser-blocking, in <head>: the dark class is set before any of <body> can paint. */}
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeScript }} />
+        {/* Parser-blocking, in <head>: the dark class is set before any of <body> can paint, and the
+            theme buttons answer from then on. Its text is the server's only: React leaves an element's
+            inner HTML as it is when it hydrates, so the browser's bundle need not carry it. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? themeScript : "" }} />
         {/* The first view's CSS, inline: the first paint waits for no stylesheet (lib/critical-css.tsx). */}
         <CriticalStyle />
         {/* A link to a #section: the whole stylesheet before the first paint (lib/deferred-scripts.tsx). */}

@@ -53,6 +53,39 @@ test.describe("dark class before the first paint", () => {
   });
 });
 
+// A slow phone's visitor taps Dark while the page's scripts are still on their way (held here
+// until the tap is answered): the page darkens where it is, with the Dark button pressed, and
+// is not left for the edge's round trip (the form's post without JavaScript) and a reload.
+test("a theme tap before the page's scripts have run switches the theme in place, without reloading the page", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/.+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request.url());
+  });
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  // The same document throughout: a reload would drop this mark.
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  const dark = page.getByRole("banner").getByRole("group", { name: "Colour theme" }).first().getByRole("button", { name: "Dark" });
+  await dark.click();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(dark).toHaveAttribute("aria-pressed", "true");
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  expect(posts).toEqual([]);
+  // The scripts arrive, React hydrates: the choice holds, and the server renders it next time.
+  release();
+  await waitForHydration(page);
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await expect(dark).toHaveAttribute("aria-pressed", "true");
+  const html = await (await page.request.get("/contact-us")).text();
+  expect(html).toMatch(/<html lang="en-US" class="dark">/);
+});
+
 test("the theme switcher changes the class and the choice survives a reload", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto("/");

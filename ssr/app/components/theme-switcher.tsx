@@ -1,10 +1,7 @@
 import { useLocation } from "react-router";
 import navigation from "../../../shared/content/navigation.json";
 import type { ThemePreference } from "~/lib/constants";
-import { useTheme } from "~/lib/theme";
-
-/** The edge's endpoint for the buttons without JavaScript (edge/internal/theme). */
-const THEME_ENDPOINT = "/api/v1/theme";
+import { THEME_ENDPOINT, useTheme } from "~/lib/theme";
 
 const OPTIONS: { value: ThemePreference; icon: React.ReactNode }[] = [
   {
@@ -30,10 +27,12 @@ const OPTIONS: { value: ThemePreference; icon: React.ReactNode }[] = [
  * Three toggle buttons (System, Light, Dark); the pressed one is the stored
  * preference. Without JavaScript they submit a form to the edge, which sets
  * the theme cookie and sends the browser back to this page, rendered in that
- * theme (lib/theme.ts); with it, a click sets the preference at once.
+ * theme (lib/theme.ts); with it, the document's theme script answers a click
+ * at once (themeScript), before and after React hydrates: nothing here
+ * handles it, so the switcher can be static markup.
  */
 export function ThemeSwitcher({ className = "" }: { className?: string }) {
-  const { preference, setPreference } = useTheme();
+  const { preference } = useTheme();
   const { pathname, search } = useLocation();
   const labels = navigation.theme;
   return (
@@ -53,10 +52,6 @@ export function ThemeSwitcher({ className = "" }: { className?: string }) {
             value={value}
             aria-pressed={preference === value}
             title={labels[value]}
-            onClick={(event) => {
-              event.preventDefault();
-              setPreference(value);
-            }}
             className="grid size-8 place-items-center rounded-full opacity-70 transition hover:opacity-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 aria-pressed:bg-current/15 aria-pressed:opacity-100"
           >
             <svg

@@ -62,10 +62,13 @@ export function nearImages(): void {
       }
     });
   }
+  // fn runs after the frame that answers the visitor's gesture (the menu opening, say), not in
+  // the gesture's own task: what follows (every picture, the islands' code, the manifest) was
+  // the first tap's longest part on a slow phone, and the tap waited for it to paint.
   const listen = (kinds: string[], fn: () => void) => {
     const once = () => {
       for (const k of kinds) removeEventListener(k, once, true);
-      fn();
+      requestAnimationFrame(() => setTimeout(fn, 0));
     };
     for (const k of kinds) addEventListener(k, once, { capture: true, passive: true });
   };

@@ -1,7 +1,7 @@
 import { act, cleanup, render as renderDom, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { createRoutesStub } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ThemeSwitcher } from "~/components/theme-switcher";
 import { THEME_STORAGE_KEY } from "./constants";
 import { THEME_COOKIE } from "./http-names";
@@ -71,6 +71,9 @@ describe("the blocking theme script", () => {
 });
 
 describe("ThemeSwitcher", () => {
+  // The document's inline theme script answers the buttons' clicks, as on every page.
+  beforeAll(() => new Function(themeScript)());
+
   it("shows the stored preference as pressed and stores a new choice, setting the dark class", () => {
     emulateSystemDark(false);
     localStorage.setItem(THEME_STORAGE_KEY, "light");

@@ -6,8 +6,11 @@
 // page is right without JavaScript: the theme buttons are then a form posting
 // to the edge (POST /api/v1/theme), which sets the cookie and sends the
 // browser back. The inline script below sets the class before the first
-// paint (the cookie first, then localStorage); after hydration this module's
-// store keeps it in sync and the buttons set both.
+// paint (the cookie first, then localStorage), and from then on answers the
+// buttons itself (themeScript): a tap sets the cookie, localStorage,
+// the class and the pressed button at once, whether React has hydrated the
+// page or not, so the first tap of a slow phone waits for no hydration. This
+// module's store follows (its "themechange" event, another tab, the system).
 import { useSyncExternalStore } from "react";
 import { useRouteLoaderData } from "react-router";
 import { THEME_COOKIE } from "./http-names";
@@ -38,12 +41,32 @@ export function requestTheme(request: Request): ThemePreference {
   return cookieTheme(request.headers.get("cookie")) ?? DEFAULT_THEME;
 }
 
+/** The edge's endpoint the theme buttons post to without JavaScript (edge/internal/theme). */
+export const THEME_ENDPOINT = "/api/v1/theme";
+/** The class on <html> while a theme switch is drawn: no transitions then (theme.css). */
+export const THEME_SWITCHING_CLASS = "theme-switching";
+/** The window event after a button changed the preference: useTheme's store reads it again. */
+const THEME_CHANGE_EVENT = "themechange";
+const BUTTONS = `form[action="${THEME_ENDPOINT}"] button[name=theme]`;
+
 /**
- * Blocking script for <head>, before any stylesheet: same rule as resolveTheme
- * (a test runs it against resolveTheme for every case). A literal, not
- * resolveTheme.toString(), so the server and client bundles render the same text.
+ * Blocking script for <head>, before any stylesheet: same rules as the
+ * functions here (a test runs it against resolveTheme for every case). A
+ * literal, not resolveTheme.toString(), so every build renders the same text.
+ * 1. It sets the dark class before the first paint (the cookie first, then
+ *    localStorage), and again when the system's theme or another tab's choice
+ *    changes (with which theme button is pressed): the page follows them
+ *    whether or not a component listens (the switcher is static markup).
+ * 2. From then on it answers the theme buttons (components/theme-switcher.tsx):
+ *    a left click stays on the page and sets the cookie (a year; "system", like
+ *    any value but light or dark, is the system page), localStorage, the dark
+ *    class and which button is pressed, then tells useTheme. The colours switch
+ *    without transitions: each element that has one would otherwise start it
+ *    in the tap's frame and restyle in every frame after it. Without JavaScript
+ *    the buttons post their form to the edge.
+ * Only the server renders it (root.tsx): the browser's bundle carries none of it.
  */
-export const themeScript = `(function(){try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});var p=c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});var d=p==="dark"||(p!=="light"&&window.matchMedia("(prefers-color-scheme: dark)").matches);document.documentElement.classList.toggle("dark",d)}catch(e){}})()`;
+export const themeScript = `(function(){var h=document.documentElement,s=${JSON.stringify(BUTTONS)},q="(prefers-color-scheme: dark)",u=function(){var p;try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});p=c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)})}catch(e){}if(p!=="light"&&p!=="dark")p="system";try{h.classList.toggle("dark",p==="dark"||(p==="system"&&window.matchMedia(q).matches))}catch(e){}document.querySelectorAll(s).forEach(function(o){o.setAttribute("aria-pressed",o.value===p)})};u();try{window.matchMedia(q).addEventListener("change",u)}catch(e){}addEventListener("storage",u);document.addEventListener("click",function(e){var b=e.target.closest&&e.target.closest(s);if(!b||e.defaultPrevented||e.button)return;e.preventDefault();var p=b.value;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");u();requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))})})()`;
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
 const listeners = new Set<() => void>();
@@ -81,24 +104,10 @@ function notify(): void {
   for (const listener of listeners) listener();
 }
 
-/** The theme cookie for the server's next render, kept a year ("system", like any value but light or dark, is the system page). */
-function writeCookie(preference: ThemePreference): void {
-  document.cookie = `${THEME_COOKIE}=${preference};path=/;max-age=31536000;samesite=lax`;
-}
-
-export function setThemePreference(preference: ThemePreference): void {
-  writeCookie(preference);
-  try {
-    localStorage.setItem(THEME_STORAGE_KEY, preference);
-  } catch {
-    // storage blocked: the cookie holds the choice
-  }
-  notify();
-}
-
 function subscribe(listener: () => void): () => void {
   if (listeners.size === 0) {
     window.addEventListener("storage", onStorage);
+    window.addEventListener(THEME_CHANGE_EVENT, notify);
     window.matchMedia?.(DARK_QUERY).addEventListener("change", notify);
   }
   listeners.add(listener);
@@ -106,6 +115,7 @@ function subscribe(listener: () => void): () => void {
     listeners.delete(listener);
     if (listeners.size === 0) {
       window.removeEventListener("storage", onStorage);
+      window.removeEventListener(THEME_CHANGE_EVENT, notify);
       window.matchMedia?.(DARK_QUERY).removeEventListener("change", notify);
     }
   };
@@ -116,15 +126,11 @@ function onStorage(event: StorageEvent): void {
   if (event.key === THEME_STORAGE_KEY) notify();
 }
 
-/** The visitor's theme preference, what it resolves to, and a setter. The server renders the theme cookie's (else "system"/"light"). */
-export function useTheme(): {
-  preference: ThemePreference;
-  resolved: ResolvedTheme;
-  setPreference: (preference: ThemePreference) => void;
-} {
+/** The visitor's theme preference and what it resolves to (the buttons set it: themeScript). The server renders the theme cookie's (else "system"/"light"). */
+export function useTheme(): { preference: ThemePreference; resolved: ResolvedTheme } {
   // The preference the server rendered with (the root loader's, from the cookie): the state until hydrated.
   const server = (useRouteLoaderData("root") as { theme?: ThemePreference } | undefined)?.theme ?? DEFAULT_THEME;
   const preference = useSyncExternalStore(subscribe, readPreference, () => server);
   const resolved = useSyncExternalStore(subscribe, readResolved, () => (server === "dark" ? "dark" : "light"));
-  return { preference, resolved, setPreference: setThemePreference };
+  return { preference, resolved };
 }

@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import navigation from "../../../../shared/content/navigation.json";
 import { useSignedIn } from "~/components/auth/signed-in";
 import { ThemeSwitcher } from "~/components/theme-switcher";
-import { Boundary } from "~/lib/boundary";
+import { StaticMarkup } from "~/lib/static-markup";
 
 export type NavbarVariant = "default" | "inverted" | "minimal";
 
@@ -51,11 +51,12 @@ export function Navbar({ variant = "default", label = navigation.menu.label, sti
           <img src="/favicon.webp" alt="" width={28} height={28} />
           {navigation.brand.label}
         </Link>
-        {/* The theme buttons and the phone menu each hydrate on their own (lib/boundary.tsx). */}
+        {/* The theme buttons are answered by the document's theme script, not React (lib/theme.ts):
+            React does not walk them as it hydrates, and a tap waits for no hydration. */}
         {variant === "minimal" ? (
-          <Boundary>
-            <ThemeSwitcher className="ml-auto" />
-          </Boundary>
+          <StaticMarkup className="ml-auto">
+            <ThemeSwitcher />
+          </StaticMarkup>
         ) : (
           <>
             <ul className="hidden items-center gap-6 text-sm font-medium lg:flex">
@@ -66,15 +67,15 @@ export function Navbar({ variant = "default", label = navigation.menu.label, sti
               ))}
             </ul>
             <div className="ml-auto flex items-center gap-3">
-              <Boundary>
+              <StaticMarkup>
                 <ThemeSwitcher />
-              </Boundary>
+              </StaticMarkup>
               <div className="hidden items-center gap-3 whitespace-nowrap lg:flex">
                 <AccountLinks />
               </div>
-              <Boundary>
-                <MobileMenu />
-              </Boundary>
+              {/* Hydrated with the page, not on its own: a tap on a part still waiting
+                  for hydration makes React hydrate it in the tap's own task first. */}
+              <MobileMenu />
             </div>
           </>
         )}
