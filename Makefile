@@ -78,10 +78,13 @@ lint: lint-go lint-ts lint-imports
 	node scripts/content-dates.mjs --check
 	bash scripts/no-issue-refs.sh
 ## lint-imports: no import between the edge's packages runs back up the layers
-## (devtools/cmd/layers knows their order), and no import circle in ssr/app
+## (devtools/cmd/layers knows their order), no import circle in ssr/app, and the
+## renderer reaches shared/ by its package name (@omnibus/shared), never by ../../..
 lint-imports:
 	cd devtools && go run ./cmd/layers -dir ../edge
 	node scripts/import-cycles.mjs ssr/app
+	@! grep -rnE "(from|import)[[:space:]]*\(?[[:space:]]*['\"](\.\./)+shared/" ssr --include='*.ts' --include='*.tsx' --include='*.mjs' --include='*.js' --exclude-dir=node_modules --exclude-dir=build \
+	  || { echo "lint-imports: import shared/ as @omnibus/shared/..., not by a relative path (above)" >&2; exit 1; }
 lint-go:
 	@set -e; for m in $(GO_MODULES); do \
 	  echo "gofmt + go vet + staticcheck: $$m"; \

@@ -7,8 +7,8 @@
 // visitor's 'Reload' before taking over (app/components/pwa/pwa-prompt.tsx),
 // and the edge serves /sw.js with Cache-Control: no-cache so updates are seen.
 import { VitePWA } from "vite-plugin-pwa";
-import pwa from "../shared/content/pwa.json" with { type: "json" };
-import names from "../shared/http.json" with { type: "json" };
+import pwa from "@omnibus/shared/content/pwa.json" with { type: "json" };
+import names from "@omnibus/shared/http.json" with { type: "json" };
 
 /**
  * Workbox plugin for page navigations: when both the network and the page

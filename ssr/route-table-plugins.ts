@@ -15,7 +15,7 @@
 //   the 80 other routes, 49 of them component demos.
 import path from "node:path";
 import type { Plugin } from "vite";
-import table from "../shared/routes.json" with { type: "json" };
+import table from "@omnibus/shared/routes.json" with { type: "json" };
 
 const routesDir = path.join(import.meta.dirname, "app", "routes");
 const VIRTUAL = "virtual:route-copy";

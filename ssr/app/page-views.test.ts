@@ -7,7 +7,7 @@
 // loader, and a clientLoader calls it once the page opens; without that the
 // route's client-side views go uncounted (docs/analytics.md).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { routes as table } from "../../shared/route-table";
+import { routes as table } from "@omnibus/shared/route-table";
 
 interface RouteModule {
   loader?: unknown;

@@ -3,7 +3,7 @@
 // entry (layout, title, description) up from the matched route id. Each route
 // module is its own chunk and loads on demand.
 import { route, type RouteConfig } from "@react-router/dev/routes";
-import { notFound, routes } from "../../shared/route-table";
+import { notFound, routes } from "@omnibus/shared/route-table";
 
 export default [
   ...routes.map((entry) => route(entry.path, `routes/${entry.module}`, { id: entry.id })),

@@ -11,8 +11,8 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import auth from "../../shared/content/auth.json" with { type: "json" };
-import journey from "../../shared/content/journey.json" with { type: "json" };
+import auth from "@omnibus/shared/content/auth.json" with { type: "json" };
+import journey from "@omnibus/shared/content/journey.json" with { type: "json" };
 import { collectErrors, expectNoHydrationProblems, settle, signUpHeaders, waitForHydration, waitForIsland } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
 

@@ -9,9 +9,9 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import auth from "../../shared/content/auth.json" with { type: "json" };
-import footer from "../../shared/content/footer.json" with { type: "json" };
-import journeyCopy from "../../shared/content/journey.json" with { type: "json" };
+import auth from "@omnibus/shared/content/auth.json" with { type: "json" };
+import footer from "@omnibus/shared/content/footer.json" with { type: "json" };
+import journeyCopy from "@omnibus/shared/content/journey.json" with { type: "json" };
 import { collectErrors, waitForHydration } from "./helpers";
 
 // Next to this run's e2e edge (E2E_PORT) and clear of auth.spec's (+3, +7) and journey.spec's (8096, 8097) ports.

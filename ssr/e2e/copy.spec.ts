@@ -4,10 +4,10 @@
 // that says what is wrong with the address; the footer's About is a page
 // of its own.
 import { expect, test } from "@playwright/test";
-import landing from "../../shared/content/landing.json" with { type: "json" };
-import pages from "../../shared/content/pages.json" with { type: "json" };
-import newsletter from "../../shared/content/newsletter.json" with { type: "json" };
-import categories from "../../shared/content/help/categories.json" with { type: "json" };
+import landing from "@omnibus/shared/content/landing.json" with { type: "json" };
+import pages from "@omnibus/shared/content/pages.json" with { type: "json" };
+import newsletter from "@omnibus/shared/content/newsletter.json" with { type: "json" };
+import categories from "@omnibus/shared/content/help/categories.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
 
 for (const js of [true, false]) {

@@ -6,9 +6,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import navigation from "../../shared/content/navigation.json" with { type: "json" };
-import site from "../../shared/content/site.json" with { type: "json" };
-import { routes } from "../../shared/route-table";
+import navigation from "@omnibus/shared/content/navigation.json" with { type: "json" };
+import site from "@omnibus/shared/content/site.json" with { type: "json" };
+import { routes } from "@omnibus/shared/route-table";
 import { collectErrors, waitForHydration, waitForIsland } from "./helpers";
 
 /** Every URL the page requests from now on. */

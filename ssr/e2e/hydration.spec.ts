@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import featuresPage from "../../shared/content/features-page.json" with { type: "json" };
+import featuresPage from "@omnibus/shared/content/features-page.json" with { type: "json" };
 import { collectErrors, examplePath, expectNoHydrationProblems, settle, waitForHydration } from "./helpers";
 
 test("the landing page hydrates: an internal link changes the page without a document load", async ({ page }) => {

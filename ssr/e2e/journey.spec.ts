@@ -10,8 +10,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import auth from "../../shared/content/auth.json" with { type: "json" };
-import journey from "../../shared/content/journey.json" with { type: "json" };
+import auth from "@omnibus/shared/content/auth.json" with { type: "json" };
+import journey from "@omnibus/shared/content/journey.json" with { type: "json" };
 import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
 

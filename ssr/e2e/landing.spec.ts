@@ -2,11 +2,11 @@
 // visitor sees it, in Chromium against the real edge and renderer.
 import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import features from "../../shared/content/features.json" with { type: "json" };
-import footer from "../../shared/content/footer.json" with { type: "json" };
-import landing from "../../shared/content/landing.json" with { type: "json" };
-import logos from "../../shared/content/logos.json" with { type: "json" };
-import site from "../../shared/content/site.json" with { type: "json" };
+import features from "@omnibus/shared/content/features.json" with { type: "json" };
+import footer from "@omnibus/shared/content/footer.json" with { type: "json" };
+import landing from "@omnibus/shared/content/landing.json" with { type: "json" };
+import logos from "@omnibus/shared/content/logos.json" with { type: "json" };
+import site from "@omnibus/shared/content/site.json" with { type: "json" };
 import { collectErrors, expectNoHydrationProblems, waitForHydration } from "./helpers";
 
 // The renderer's defaults (the e2e edge sets no SUPPORT_EMAIL, SUPPORT_PHONE, SCHEDULE_DEMO_URL).

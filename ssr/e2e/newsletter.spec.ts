@@ -2,7 +2,7 @@
 // with JavaScript it posts JSON and shows the outcome in place; without, the
 // form posts to the same endpoint and the page it comes back to shows it.
 import { expect, test, type Page } from "@playwright/test";
-import newsletter from "../../shared/content/newsletter.json" with { type: "json" };
+import newsletter from "@omnibus/shared/content/newsletter.json" with { type: "json" };
 import { waitForHydration, waitForIsland } from "./helpers";
 
 const API = "**/api/v1/news-letter/subscribe";

@@ -5,7 +5,7 @@
 // last row: the last card spans what is left.
 import { expect, test, type Page } from "@playwright/test";
 import { waitForHydration } from "./helpers";
-import landing from "../../shared/content/landing.json" with { type: "json" };
+import landing from "@omnibus/shared/content/landing.json" with { type: "json" };
 
 /** The words on each rendered line of an element's text (by the rectangles of each word). */
 async function lines(page: Page, selector: string): Promise<string[][]> {

@@ -5,9 +5,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import navigation from "../../shared/content/navigation.json" with { type: "json" };
-import pwa from "../../shared/content/pwa.json" with { type: "json" };
-import names from "../../shared/http.json" with { type: "json" };
+import navigation from "@omnibus/shared/content/navigation.json" with { type: "json" };
+import pwa from "@omnibus/shared/content/pwa.json" with { type: "json" };
+import names from "@omnibus/shared/http.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
 
 test.use({ serviceWorkers: "allow" });

@@ -11,7 +11,7 @@ import { imageSize } from "image-size";
 import { JSDOM } from "jsdom";
 import ogs from "open-graph-scraper";
 import Parser from "rss-parser";
-import site from "../../shared/content/site.json" with { type: "json" };
+import site from "@omnibus/shared/content/site.json" with { type: "json" };
 
 const GOOGLEBOT = { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
 

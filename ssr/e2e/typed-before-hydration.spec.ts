@@ -4,9 +4,9 @@
 // enter your name"; the contact form and the footer's newsletter box keep
 // theirs too, and send them.
 import { expect, test, type Page } from "@playwright/test";
-import auth from "../../shared/content/auth.json" with { type: "json" };
-import contact from "../../shared/content/contact.json" with { type: "json" };
-import newsletter from "../../shared/content/newsletter.json" with { type: "json" };
+import auth from "@omnibus/shared/content/auth.json" with { type: "json" };
+import contact from "@omnibus/shared/content/contact.json" with { type: "json" };
+import newsletter from "@omnibus/shared/content/newsletter.json" with { type: "json" };
 import { waitForHydration, waitForIsland } from "./helpers";
 
 /** Holds every script of the page until the returned function is called, so the typing certainly comes first. */

@@ -1,5 +1,5 @@
 import { useLocation } from "react-router";
-import navigation from "../../../shared/content/navigation.json";
+import navigation from "@omnibus/shared/content/navigation.json";
 import type { ThemePreference } from "~/lib/constants";
 import { THEME_ENDPOINT, useTheme } from "~/lib/theme";
 

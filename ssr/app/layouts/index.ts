@@ -1,5 +1,5 @@
 import type { ComponentType, ReactNode } from "react";
-import type { LayoutId } from "../../../shared/route-table";
+import type { LayoutId } from "@omnibus/shared/route-table";
 import { DefaultLayout } from "./default";
 import { InvertedNavLayout } from "./inverted-nav";
 import { MinimalLayout } from "./minimal";

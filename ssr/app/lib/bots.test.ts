@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getPattern, isbot, list } from "isbot";
-import bots from "../../../shared/bots.json";
+import bots from "@omnibus/shared/bots.json";
 
 // The edge counts crawlers apart (edge/internal/analytics) by shared/bots.json,
 // and the renderer tells crawlers from browsers with isbot: one list.

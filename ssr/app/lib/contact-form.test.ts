@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import contact from "../../../shared/content/contact.json";
+import contact from "@omnibus/shared/content/contact.json";
 import { fieldError, PHONE_PATTERN, type ContactFieldName } from "./contact-form";
 
 const rule = (name: ContactFieldName) => contact.fields[name];

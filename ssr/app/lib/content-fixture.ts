@@ -1,7 +1,7 @@
 // Tests only: page requests as the edge sends them for a fresh content
 // store, from shared/testdata/content-pages.json (written by the edge's own
 // test from its real output, edge/internal/content fixture_test.go).
-import fixture from "../../../shared/testdata/content-pages.json";
+import fixture from "@omnibus/shared/testdata/content-pages.json";
 import { encodePageContent, type PageContent } from "./content.server";
 import { CONTENT_HEADER } from "./http-names";
 

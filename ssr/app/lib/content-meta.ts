@@ -1,7 +1,7 @@
 // <head> tags of pages whose title comes from their content (articles, help
 // topics), and of their not-found state, following lib/meta.ts.
 import type { MetaDescriptor } from "react-router";
-import { notFound } from "../../../shared/route-table";
+import { notFound } from "@omnibus/shared/route-table";
 import { pageMeta, publicUrlFrom, twitterSiteFrom } from "./meta";
 
 interface ContentMetaArgs {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import contact from "../../../shared/content/contact.json";
-import { routes } from "../../../shared/route-table";
+import contact from "@omnibus/shared/content/contact.json";
+import { routes } from "@omnibus/shared/route-table";
 import { contentRequest, fixtureContent, fixturePaths } from "./content-fixture";
 import { blogArticle, blogArticles, contactPage, contentPage, helpArticle, helpArticles, helpCategory, helpIndex, pageContent, policy } from "./content.server";
 import { CONTENT_HEADER } from "./http-names";

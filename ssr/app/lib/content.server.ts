@@ -5,9 +5,9 @@
 // edge/internal/content PageData, docs/studio-api.md), its Markdown already
 // rendered and sanitised. The renderer bundles no article and never calls
 // the edge: no header, no content (the page is the not-found page).
-import contactContent from "../../../shared/content/contact.json";
-import pagesContent from "../../../shared/content/pages.json";
-import site from "../../../shared/content/site.json";
+import contactContent from "@omnibus/shared/content/contact.json";
+import pagesContent from "@omnibus/shared/content/pages.json";
+import site from "@omnibus/shared/content/site.json";
 import { cataloguePlans } from "./plans";
 
 export { cataloguePlans };

@@ -2,11 +2,11 @@
 // something is refused reads as a sentence, and every example address is the
 // same one, so two forms never teach a visitor two different things.
 import { describe, expect, it } from "vitest";
-import auth from "../../../shared/content/auth.json";
-import contact from "../../../shared/content/contact.json";
-import journey from "../../../shared/content/journey.json";
-import newsletter from "../../../shared/content/newsletter.json";
-import validation from "../../../shared/validation.json";
+import auth from "@omnibus/shared/content/auth.json";
+import contact from "@omnibus/shared/content/contact.json";
+import journey from "@omnibus/shared/content/journey.json";
+import newsletter from "@omnibus/shared/content/newsletter.json";
+import validation from "@omnibus/shared/validation.json";
 
 /** The product specification's own words, which keep its exact spelling (no full stop). */
 const SPEC_WORDING = new Set(["Please provide an email address", "Please enter a valid value"]);

@@ -8,7 +8,7 @@
 // field's error and the form's own error, as codes of the form's message
 // table, so both paths show the same words; an unknown code shows nothing.
 import { useLocation, useRouteLoaderData } from "react-router";
-import { layoutForm, type FormId } from "../../../shared/route-table";
+import { layoutForm, type FormId } from "@omnibus/shared/route-table";
 import { useRouteEntry } from "./route-entry";
 
 export type { FormId };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import cases from "../../../shared/front-matter-cases.json";
+import cases from "@omnibus/shared/front-matter-cases.json";
 import { formatDate, parseArticle } from "./front-matter";
 
 describe("formatDate", () => {

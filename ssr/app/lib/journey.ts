@@ -1,6 +1,6 @@
 // The merchant's journey in the browser: its words (shared/content/journey.json)
 // and where a signed-in merchant's next step is.
-import journey from "../../../shared/content/journey.json";
+import journey from "@omnibus/shared/content/journey.json";
 
 export { journey };
 export { CHOOSE_PLAN_PATH, MERCHANT_HOME_PATH, registerTarget } from "./next-step";

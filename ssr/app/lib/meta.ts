@@ -3,7 +3,7 @@
 // first HTML needs (og:type, the preview image, article dates, JSON-LD) are
 // the server's: lib/seo.server.tsx, so the browser's build carries none of it.
 import type { MetaDescriptor } from "react-router";
-import { notFound } from "../../../shared/route-table";
+import { notFound } from "@omnibus/shared/route-table";
 import { DEFAULT_PUBLIC_URL, LOCALE } from "./constants";
 import { pageEntry } from "./route-entry";
 

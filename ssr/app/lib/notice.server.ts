@@ -3,8 +3,8 @@
 // ?notice=passwordChanged). Only codes listed in shared/routes.json's
 // queryValues reach the page, and only their words from auth.json are shown:
 // the address never puts text of its own on the page.
-import auth from "../../../shared/content/auth.json";
-import table from "../../../shared/routes.json";
+import auth from "@omnibus/shared/content/auth.json";
+import table from "@omnibus/shared/routes.json";
 
 const CODES: readonly string[] = table.queryValues.notice;
 

@@ -15,7 +15,7 @@
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import type { Request, Response } from "express";
-import rules from "../../../shared/validation.json";
+import rules from "@omnibus/shared/validation.json";
 import { CARD_HEADER } from "./http-names";
 import { log } from "./log.server";
 

@@ -1,7 +1,7 @@
 // Plans and add-ons from shared/content/plans.json, the same data the edge
 // charges from (edge/internal/billing). Money is integer paise; this module
 // only formats it, and computes GST exactly as the edge does (half up).
-import catalogue from "../../../shared/content/plans.json";
+import catalogue from "@omnibus/shared/content/plans.json";
 
 export interface CataloguePlan {
   id: string;

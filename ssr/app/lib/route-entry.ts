@@ -1,5 +1,5 @@
 import { useMatches } from "react-router";
-import { notFound, routeById } from "../../../shared/route-table";
+import { notFound, routeById } from "@omnibus/shared/route-table";
 
 /**
  * The title and description of the routes one route module renders, by

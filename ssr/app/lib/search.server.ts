@@ -4,7 +4,7 @@
 // get their data: the renderer never calls the edge. Only the edge reaches
 // the renderer and it removes any copy a visitor sends; anything unreadable
 // counts as "unavailable".
-import searchContent from "../../../shared/content/search.json";
+import searchContent from "@omnibus/shared/content/search.json";
 import type { SearchBoxLabels } from "~/components/search/search-box";
 import type { SearchResult } from "~/components/search/search-results";
 import { SEARCH_HEADER } from "~/lib/http-names";

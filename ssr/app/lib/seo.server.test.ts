@@ -3,7 +3,7 @@
 // server's HTML with outside parsers; these pin the rules that need no server.
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { routes } from "../../../shared/route-table";
+import { routes } from "@omnibus/shared/route-table";
 import { contentRequest, fixtureContent, fixturePaths } from "./content-fixture";
 import { blogArticles, contentPage, helpArticles, type PageContent } from "./content.server";
 import { imageAlt, pageSeo, seoHead, seoPage, seoPages, structuredData } from "./seo.server";

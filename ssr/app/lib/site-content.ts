@@ -6,9 +6,9 @@
 // the same way, so hydration matches.
 import { useMemo } from "react";
 import { useRouteLoaderData } from "react-router";
-import footerJSON from "../../../shared/content/footer.json";
-import newsletterJSON from "../../../shared/content/newsletter.json";
-import siteJSON from "../../../shared/content/site.json";
+import footerJSON from "@omnibus/shared/content/footer.json";
+import newsletterJSON from "@omnibus/shared/content/newsletter.json";
+import siteJSON from "@omnibus/shared/content/site.json";
 import { fillPlaceholders, type SiteData, type SiteSettings } from "./site";
 
 /** Site, footer and newsletter content with the settings filled in. */

@@ -1,7 +1,7 @@
 // Server-only: the configured support e-mail, phone and demo-booking link
 // (renderer environment). The root loader sends them (not the copy they are
 // filled into, which the client has in lib/site.ts).
-import footer from "../../../shared/content/footer.json";
+import footer from "@omnibus/shared/content/footer.json";
 import { fillPlaceholders, type SiteData, type SiteSettings } from "./site";
 import { siteContent } from "./site-content";
 

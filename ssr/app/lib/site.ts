@@ -1,9 +1,9 @@
 // Site-wide content (company facts, footer, newsletter box): its types and
 // the {placeholder} filling. The copy itself is in site-content.ts, which only
 // the footer's chunk imports.
-import type footerJSON from "../../../shared/content/footer.json";
-import type newsletterJSON from "../../../shared/content/newsletter.json";
-import type siteJSON from "../../../shared/content/site.json";
+import type footerJSON from "@omnibus/shared/content/footer.json";
+import type newsletterJSON from "@omnibus/shared/content/newsletter.json";
+import type siteJSON from "@omnibus/shared/content/site.json";
 
 export type SiteContent = typeof siteJSON;
 export type FooterContent = typeof footerJSON;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import cases from "../../../shared/validation-cases.json";
+import cases from "@omnibus/shared/validation-cases.json";
 import { check, type FieldName, type Problem } from "./validation";
 
 // The table the edge runs too (edge/internal/validation).
@@ -15,8 +15,8 @@ describe("shared/validation-cases.json", () => {
 
 // The five copies of the e-mail rule are one: sign-in and the contact form
 // agree (`a,b@x.in` passed one and failed the other).
-import auth from "../../../shared/content/auth.json";
-import contact from "../../../shared/content/contact.json";
+import auth from "@omnibus/shared/content/auth.json";
+import contact from "@omnibus/shared/content/contact.json";
 import { emailError, validateRegister } from "../components/auth/validation";
 import { fieldError } from "./contact-form";
 

@@ -5,7 +5,7 @@
 // zod/mini: the same checks as zod's chained API, in a fifth of its code
 // (the validation chunk every form and the footer's newsletter box load).
 import * as z from "zod/mini";
-import rules from "../../../shared/validation.json";
+import rules from "@omnibus/shared/validation.json";
 
 export type FieldName = keyof typeof rules.fields;
 /** Why a value is refused; "" when it is valid (the edge's problem codes). */

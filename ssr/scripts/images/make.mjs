@@ -12,10 +12,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import landing from "../../../shared/content/landing.json" with { type: "json" };
-import footer from "../../../shared/content/footer.json" with { type: "json" };
-import logos from "../../../shared/content/logos.json" with { type: "json" };
-import site from "../../../shared/content/site.json" with { type: "json" };
+import landing from "@omnibus/shared/content/landing.json" with { type: "json" };
+import footer from "@omnibus/shared/content/footer.json" with { type: "json" };
+import logos from "@omnibus/shared/content/logos.json" with { type: "json" };
+import site from "@omnibus/shared/content/site.json" with { type: "json" };
 import { dashboardSVG } from "./dashboard.mjs";
 
 const PUBLIC = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "public");

@@ -1,7 +1,7 @@
 // Calls to the edge's account endpoints from the browser (same origin, with
 // credentials, SPEC §7) and the redirect rules of SPEC §4.
 import { redirect } from "react-router";
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import { ONBOARDING_STATUSES } from "~/lib/next-step";
 
 export const API = {

@@ -4,7 +4,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import { browser, destinationFor, messageFor, redirectIfSignedIn } from "./api";
 import { LoginForm } from "./login-form";
 import { RegisterForm } from "./register-form";

@@ -16,7 +16,7 @@
 import { GoogleLogin, GoogleOAuthProvider, useGoogleLogin, useGoogleOAuth, type CredentialResponse } from "@react-oauth/google";
 import { useState } from "react";
 import { useRouteLoaderData } from "react-router";
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { FormAlert, useHydrated } from "./form-parts";
 import { useGoogleClientId } from "./google-client-id";

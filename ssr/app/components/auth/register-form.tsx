@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import { API } from "./api";
 import { CredentialsCard, signInWith } from "./credentials-card";
 import { Field } from "./form-parts";

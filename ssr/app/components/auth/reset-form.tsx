@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from "react-router";
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
 import { useFormAction } from "~/lib/form-state";

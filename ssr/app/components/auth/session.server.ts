@@ -4,7 +4,7 @@
 // JSON {"isLoggedIn":true,"omnicustomerStatus":"..."}), absent for anonymous
 // visitors. Only the edge reaches the renderer and it strips the header from
 // incoming requests, so it is trusted; anything malformed counts as signed out.
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import type { SignInStatus } from "./api";
 
 import { ACCOUNT_HEADER } from "~/lib/http-names";

@@ -6,7 +6,7 @@
 // The navigation loads this module (with the API client and the sign-in
 // words) only for a signed-in visitor: see AccountLinks in navbar.tsx.
 import { useState, type FormEvent } from "react";
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import { api, API, browser } from "./api";
 
 export function SignOutButton({ className = "" }: { className?: string }) {

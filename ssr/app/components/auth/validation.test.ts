@@ -3,8 +3,8 @@
 // wanted name becomes and the words it is refused with before the edge is
 // asked whether it is taken.
 import { describe, expect, it } from "vitest";
-import auth from "../../../../shared/content/auth.json";
-import cases from "../../../../shared/validation-cases.json";
+import auth from "@omnibus/shared/content/auth.json";
+import cases from "@omnibus/shared/validation-cases.json";
 import { slugify, storeNameError } from "./validation";
 
 describe("shared/validation-cases.json slugs", () => {

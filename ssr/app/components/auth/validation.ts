@@ -2,8 +2,8 @@
 // edge (internal/accounts), so most mistakes are caught before a round trip.
 // The edge stays the authority (common passwords, reserved and taken names).
 // Every rule comes from shared/validation.json (lib/validation.ts).
-import auth from "../../../../shared/content/auth.json";
-import rules from "../../../../shared/validation.json";
+import auth from "@omnibus/shared/content/auth.json";
+import rules from "@omnibus/shared/validation.json";
 import { check, limits } from "../../lib/validation";
 
 const m = auth.messages;

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import features from "../../../../shared/content/features.json";
+import features from "@omnibus/shared/content/features.json";
 import { FEATURE_GRID_DEFAULTS, FeatureGrid, lastCardSpan, type FeatureGridProps } from "./feature-grid";
 
 afterEach(cleanup);

@@ -1,5 +1,5 @@
 // Named import: only the labels reach the client bundle, not every page's copy.
-import { labels } from "../../../../shared/content/pages.json";
+import { labels } from "@omnibus/shared/content/pages.json";
 import { NotFound } from "./not-found";
 
 /**

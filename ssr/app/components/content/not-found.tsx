@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import notFound from "../../../../shared/content/not-found.json";
+import notFound from "@omnibus/shared/content/not-found.json";
 
 /** The 404 page's body: the unknown-path page and unknown articles both show it. */
 export function NotFound({ text = notFound.text, to = "/", backLabel = notFound.backLabel }: { text?: string; to?: string; backLabel?: string }) {

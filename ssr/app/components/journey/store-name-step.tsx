@@ -4,7 +4,7 @@
 // table's store-name form), which the edge answers with a 303 back to the
 // plans, or with this page again showing what was typed and why it was
 // refused (lib/form-state.ts). It works the same with and without JavaScript.
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import { buttonStyles } from "~/components/ui/site-link";
 import { useRefusedForm, wordsFor } from "~/lib/form-state";
 import { CHOOSE_PLAN_PATH, journey } from "~/lib/journey";

@@ -4,8 +4,8 @@
 // document's loader data; this chunk brings them for a client render of /
 // (a client navigation), filled with the configured settings from the root
 // loader as the server fills them (lib/site.ts).
-import features from "../../../../shared/content/features.json";
-import landingJSON from "../../../../shared/content/landing.json";
+import features from "@omnibus/shared/content/features.json";
+import landingJSON from "@omnibus/shared/content/landing.json";
 import { useMemo } from "react";
 import { useRouteLoaderData } from "react-router";
 import { fillPlaceholders, type SiteSettings } from "~/lib/site";

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link, useLocation } from "react-router";
-import navigation from "../../../../shared/content/navigation.json";
+import navigation from "@omnibus/shared/content/navigation.json";
 import { useSignedIn } from "~/components/auth/signed-in";
 import { ThemeSwitcher } from "~/components/theme-switcher";
 import { StaticMarkup } from "~/lib/static-markup";

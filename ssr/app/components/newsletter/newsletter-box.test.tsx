@@ -1,7 +1,7 @@
 import { cleanup, configure, fireEvent, render, screen } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import newsletter from "../../../../shared/content/newsletter.json";
+import newsletter from "@omnibus/shared/content/newsletter.json";
 import { siteSettings } from "~/lib/site.server";
 import type { FormState } from "~/lib/form-state";
 import { NewsletterBox } from "./newsletter-box";

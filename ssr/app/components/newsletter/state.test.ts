@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import newsletter from "../../../../shared/content/newsletter.json";
+import newsletter from "@omnibus/shared/content/newsletter.json";
 import { initialState, returnPath, subscribe, SUBSCRIBE_URL } from "./state";
 
 const messages = newsletter.messages;

@@ -1,7 +1,7 @@
 // The prompt's message with Reload and Close, a note under the header: its
 // own chunk, loaded only when there is something to say (pwa-prompt.tsx).
 import { useEffect, useRef } from "react";
-import pwa from "../../../../shared/content/pwa.json";
+import pwa from "@omnibus/shared/content/pwa.json";
 import { PWA_OFFLINE_READY_MS } from "~/lib/constants";
 import type { PwaState } from "./pwa-state";
 

@@ -2,7 +2,7 @@
 // taken over, whether or not a worker controlled the page, and never stays dead.
 import { act, cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import pwa from "../../../../shared/content/pwa.json";
+import pwa from "@omnibus/shared/content/pwa.json";
 import { nearImages } from "~/lib/near-images";
 import { PWA_RELOAD_FALLBACK_MS } from "./register";
 

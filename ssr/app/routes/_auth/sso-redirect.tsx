@@ -2,7 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import { AuthCard, cardLinks } from "~/components/auth/form-parts";
 import { GoogleSignIn } from "~/components/auth/google-button";
 import { routeMeta } from "~/lib/meta";
-import auth from "../../../../shared/content/auth.json";
+import auth from "@omnibus/shared/content/auth.json";
 import type { Route } from "./+types/sso-redirect";
 import routeCopy from "virtual:route-copy";
 

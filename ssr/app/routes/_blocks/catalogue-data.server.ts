@@ -3,7 +3,7 @@
 // example's component lives (its module under app/components and its export).
 import { blogArticles } from "~/lib/content.server";
 import { siteData, withSiteSettings } from "~/lib/site.server";
-import landing from "../../../../shared/content/landing.json";
+import landing from "@omnibus/shared/content/landing.json";
 import { catalogue, type CatalogueData } from "./catalogue";
 import type { ComponentHome } from "./showcase";
 

@@ -10,7 +10,7 @@ import type { ComponentType } from "react";
 import { createRoutesStub, Outlet } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { siteSettings } from "~/lib/site.server";
-import { routes } from "../../../../shared/route-table";
+import { routes } from "@omnibus/shared/route-table";
 import * as Advanced from "./advanced";
 import * as Block from "./block";
 import * as BlogDemo from "./blog-demo";

@@ -4,12 +4,12 @@
 // component is an export of a module under app/components.
 import appCss from "~/theme.css?raw";
 import twTheme from "tailwindcss/theme.css?raw";
-import contact from "../../../../shared/content/contact.json";
-import features from "../../../../shared/content/features.json";
-import type footerContent from "../../../../shared/content/footer.json";
-import type landingContent from "../../../../shared/content/landing.json";
-import logos from "../../../../shared/content/logos.json";
-import pages from "../../../../shared/content/pages.json";
+import contact from "@omnibus/shared/content/contact.json";
+import features from "@omnibus/shared/content/features.json";
+import type footerContent from "@omnibus/shared/content/footer.json";
+import type landingContent from "@omnibus/shared/content/landing.json";
+import logos from "@omnibus/shared/content/logos.json";
+import pages from "@omnibus/shared/content/pages.json";
 import { Field, SubmitButton } from "~/components/auth/form-parts";
 import { FeatureGrid } from "~/components/blocks/feature-grid";
 import { FEATURE_ICON_NAMES, FeatureIconSheet } from "~/components/blocks/feature-icons";

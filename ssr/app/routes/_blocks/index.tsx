@@ -5,7 +5,7 @@
 import { Link, useLoaderData } from "react-router";
 import { routeMeta } from "~/lib/meta";
 import { headingOf } from "~/lib/route-entry";
-import { routes } from "../../../../shared/route-table";
+import { routes } from "@omnibus/shared/route-table";
 import { catalogue } from "./catalogue";
 import { catalogueData } from "./catalogue-data.server";
 import { THUMBNAIL, thumbnailOf } from "./thumbnail";

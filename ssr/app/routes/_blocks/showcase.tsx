@@ -6,7 +6,7 @@ import { useState, type ComponentType } from "react";
 import { Link } from "react-router";
 import { useHydrated } from "~/components/auth/form-parts";
 import { headingOf, useRouteEntry } from "~/lib/route-entry";
-import copy from "../../../../shared/content/catalogue.json";
+import copy from "@omnibus/shared/content/catalogue.json";
 
 /** Where a component lives: its export name and its file from the repository's root. */
 export interface ComponentHome {

@@ -4,7 +4,7 @@
 import { cleanup, configure, render, screen } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import journey from "../../../../shared/content/journey.json";
+import journey from "@omnibus/shared/content/journey.json";
 import type { JourneyOrder, MerchantOverview } from "~/lib/journey.server";
 import MerchantHomePage from "./merchant-home";
 

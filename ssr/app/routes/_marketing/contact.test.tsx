@@ -5,7 +5,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import contact from "../../../../shared/content/contact.json";
+import contact from "@omnibus/shared/content/contact.json";
 import type { FormState } from "~/lib/form-state";
 import * as ContactRoute from "./contact";
 

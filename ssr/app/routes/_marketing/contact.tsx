@@ -14,7 +14,7 @@ import { telHref, type SiteSettings } from "~/lib/site";
 import { contactPage } from "~/lib/content.server";
 import { CONTACT_OUTCOMES, type ContactFieldName, type ContactFieldRule, type ContactOutcome } from "~/lib/contact-form";
 import { routeMeta } from "~/lib/meta";
-import { routes } from "../../../../shared/route-table";
+import { routes } from "@omnibus/shared/route-table";
 import type { Route } from "./+types/contact";
 import { Boundary } from "~/lib/boundary";
 import { StaticMarkup } from "~/lib/static-markup";

@@ -3,8 +3,8 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import pages from "../../../../shared/content/pages.json";
-import { routes } from "../../../../shared/route-table";
+import pages from "@omnibus/shared/content/pages.json";
+import { routes } from "@omnibus/shared/route-table";
 import { contentRequest, fixtureContent, fixturePaths } from "~/lib/content-fixture";
 import type { PageContent } from "~/lib/content.server";
 import { canonicalPath } from "~/lib/content-meta";

@@ -5,8 +5,8 @@
 // (shared/content/features.json, which the edge's GET /api/v1/platform-features
 // serves too), read here, so the render asks the edge for nothing.
 import { Link } from "react-router";
-import content from "../../../../shared/content/features-page.json";
-import features from "../../../../shared/content/features.json";
+import content from "@omnibus/shared/content/features-page.json";
+import features from "@omnibus/shared/content/features.json";
 import { FeatureGrid } from "~/components/blocks/feature-grid";
 import { FeatureIcon } from "~/components/blocks/feature-icons";
 import { routeMeta } from "~/lib/meta";

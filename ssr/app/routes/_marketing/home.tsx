@@ -5,8 +5,8 @@
 // logos.json; the loader fills in the configured demo-booking link for the
 // hero and the Google section, the sections below read their own copy
 // (components/landing/below-the-fold.tsx).
-import landing from "../../../../shared/content/landing.json";
-import logos from "../../../../shared/content/logos.json";
+import landing from "@omnibus/shared/content/landing.json";
+import logos from "@omnibus/shared/content/logos.json";
 import { GoogleSection } from "~/components/auth/google-button";
 import { Hero } from "~/components/landing/hero";
 import { staticPart } from "~/lib/island";

@@ -19,7 +19,7 @@ import { canonicalPath } from "~/lib/content-meta";
 import { StaticMarkup } from "~/lib/static-markup";
 import { SearchBox } from "~/components/search/search-box";
 import { searchBoxLabels } from "~/lib/search.server";
-import { routes } from "../../../../shared/route-table";
+import { routes } from "@omnibus/shared/route-table";
 import type { Route } from "./+types/page";
 import routeCopy from "virtual:route-copy";
 
