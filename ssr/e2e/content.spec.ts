@@ -2,7 +2,6 @@
 // with and without JavaScript, inline validation, an article page, and real
 // 404s for unknown article slugs.
 import { mkdtempSync, readFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -235,16 +234,6 @@ test.describe("content that agrees with itself", () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 // A blog longer than its first page: the older articles are a link away,
 // at a real address the server renders, so a reader without JavaScript (and
 // a crawler) reaches every article. Its own edge (a fresh SQLite database):
@@ -256,12 +245,7 @@ test.describe("a blog of more than one page", () => {
 
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(240_000);
-    edge = await startLocalEdge({
-      port: await freePort(),
-      rendererPort: String(await freePort()),
-      oidcAddr: `127.0.0.1:${await freePort()}`,
-      env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", CACHE_WARM: "false", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
-    });
+    edge = await startLocalEdge({ env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", CACHE_WARM: "false" } });
     const origin = edge.origin;
     await expect.poll(async () => (await fetch(`${origin}/blog`)).status, { timeout: 60_000 }).toBe(200);
     const ctx = await browser.newContext({ baseURL: origin });

@@ -9,7 +9,7 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
 import budget from "../perf-budget.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
-import { freePort, startLocalEdge, type LocalEdge } from "./local-edge";
+import { startLocalEdge, type LocalEdge } from "./local-edge";
 
 test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
 
@@ -101,12 +101,7 @@ test.describe("a slow phone's first visit, Google sign-in configured", () => {
   let edge: LocalEdge | undefined;
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    edge = await startLocalEdge({
-      port: await freePort(),
-      rendererPort: String(await freePort()),
-      oidcAddr: `127.0.0.1:${await freePort()}`,
-      env: { GOOGLE_REDIRECT_ONLY: "1", LOG_LEVEL: "warn", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
-    });
+    edge = await startLocalEdge({ env: { GOOGLE_REDIRECT_ONLY: "1", LOG_LEVEL: "warn" } });
   });
   test.afterAll(() => edge?.stop());
 

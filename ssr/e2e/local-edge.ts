@@ -43,25 +43,34 @@ export interface LocalEdge {
 
 /**
  * Builds and starts the local OpenID provider on oidcAddr and an edge on
- * port (its renderer on rendererPort) with a fresh SQLite directory, signing
- * in with Google through that provider; env adds to or overrides the edge's
- * environment. Resolves once both answer.
+ * port (its renderer on rendererPort; each a free port unless given) with a
+ * fresh SQLite directory, signing in with Google through that provider. The
+ * edge's address is http://<host>:<port> (127.0.0.1 unless given:
+ * "localhost" where a passkey needs a domain name) and its renderer runs the
+ * suite's build (E2E_SSR_DIR, as the shared e2e edge's). env adds to or
+ * overrides the edge's environment. Resolves once both answer.
  */
-export async function startLocalEdge(opts: {
-  port: number;
-  rendererPort: string;
-  oidcAddr: string;
-  clientId?: string;
-  clientSecret?: string;
-  env?: Record<string, string>;
-}): Promise<LocalEdge> {
+export async function startLocalEdge(
+  opts: {
+    port?: number;
+    rendererPort?: string;
+    oidcAddr?: string;
+    host?: string;
+    clientId?: string;
+    clientSecret?: string;
+    env?: Record<string, string>;
+  } = {},
+): Promise<LocalEdge> {
   const { clientId = "dev-client", clientSecret = "dev-secret" } = opts;
-  const origin = `http://127.0.0.1:${opts.port}`;
-  const issuer = `http://${opts.oidcAddr}/oidc`;
+  const port = opts.port ?? (await freePort());
+  const rendererPort = opts.rendererPort ?? String(await freePort());
+  const oidcAddr = opts.oidcAddr ?? `127.0.0.1:${await freePort()}`;
+  const origin = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  const issuer = `http://${oidcAddr}/oidc`;
   const children: ChildProcess[] = [];
   const bin = path.join(mkdtempSync(path.join(os.tmpdir(), "omnibus-oidcdev-")), "oidcdev");
   execFileSync("go", ["build", "-o", bin, "./cmd/oidcdev"], { cwd: path.join(root, "devtools"), stdio: "inherit" });
-  children.push(spawn(bin, ["-addr", opts.oidcAddr, "-client-id", clientId, "-client-secret", clientSecret], { stdio: "ignore" }));
+  children.push(spawn(bin, ["-addr", oidcAddr, "-client-id", clientId, "-client-secret", clientSecret], { stdio: "ignore" }));
   const edgeDir = path.join(root, "edge");
   children.push(
     spawn(path.join(edgeDir, "bin", "edge"), [], {
@@ -70,10 +79,10 @@ export async function startLocalEdge(opts: {
       env: {
         ...process.env,
         OMNIBUS_ENV: "development",
-        LISTEN_ADDR: `127.0.0.1:${opts.port}`,
-        RENDERER_PORT: opts.rendererPort,
+        LISTEN_ADDR: `127.0.0.1:${port}`,
+        RENDERER_PORT: rendererPort,
         DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "omnibus-e2e-edge-")),
-        SSR_DIR: path.join(root, "ssr"),
+        SSR_DIR: process.env.E2E_SSR_DIR || path.join(root, "ssr"),
         PUBLIC_URL: origin,
         DATABASE_URL: "",
         GOOGLE_CLIENT_ID: clientId,

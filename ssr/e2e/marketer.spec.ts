@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { collectErrors, settle, signUpHeaders } from "./helpers";
-import { freePort, startLocalEdge, type LocalEdge } from "./local-edge";
+import { startLocalEdge, type LocalEdge } from "./local-edge";
 import { grantStaff } from "./staff";
 
 // A small image (one width to encode): the upload re-encodes it, slowly on a busy machine.
@@ -30,14 +30,8 @@ test.describe("a marketer writes, previews, schedules, renames, unpublishes and 
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    edge = await startLocalEdge({
-      port,
-      rendererPort: String(await freePort()),
-      oidcAddr: `127.0.0.1:${await freePort()}`,
-      env: { DATA_DIR: dataDir, PUBLIC_URL: origin, LOG_LEVEL: "warn", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
-    });
+    edge = await startLocalEdge({ host: "localhost", env: { DATA_DIR: dataDir, LOG_LEVEL: "warn" } });
+    origin = edge.origin;
   });
   test.afterAll(() => edge?.stop());
 

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { settle, signUpHeaders, waitForHydration } from "./helpers";
-import { freePort, startLocalEdge, type LocalEdge } from "./local-edge";
+import { startLocalEdge, type LocalEdge } from "./local-edge";
 import { grantStaff, studioByTOTP } from "./staff";
 
 // A browser's user agent: isbot (and so the counter) takes HeadlessChrome for a bot.
@@ -22,11 +22,7 @@ test.describe("page views with JavaScript", () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     edge = await startLocalEdge({
-      port: await freePort(),
-      rendererPort: String(await freePort()),
-      oidcAddr: `127.0.0.1:${await freePort()}`,
-      // E2E_SSR_DIR: a copy of server.js + build/, as for the shared e2e edge (playwright.config.ts).
-      env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
+      env: { DATA_DIR: dataDir, LOG_LEVEL: "warn" },
     });
   });
   test.afterAll(() => edge?.stop());

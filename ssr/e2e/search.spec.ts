@@ -5,21 +5,10 @@
 // With JavaScript, the results follow the typing (the API, loaded on focus).
 // Its own edge (a fresh SQLite database), so the counts are this test's alone.
 import { mkdtempSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 // A browser's user agent: the counts leave crawlers (HeadlessChrome among them) out.
 const userAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
@@ -30,12 +19,7 @@ test.describe("site search", () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    edge = await startLocalEdge({
-      port: await freePort(),
-      rendererPort: String(await freePort()),
-      oidcAddr: `127.0.0.1:${await freePort()}`,
-      env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", CACHE_WARM: "false", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
-    });
+    edge = await startLocalEdge({ env: { DATA_DIR: dataDir, LOG_LEVEL: "warn", CACHE_WARM: "false" } });
     // The renderer answers the search page before the tests start (its first render may be slow).
     await expect.poll(async () => (await fetch(`${edge!.origin}/search`)).status, { timeout: 60_000 }).toBe(200);
   });

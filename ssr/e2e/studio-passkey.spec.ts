@@ -8,23 +8,12 @@
 // WebAuthn RP ID must be a domain name, and the shared e2e edge is on
 // 127.0.0.1.
 import { mkdtempSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { collectErrors, signUpHeaders } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
 import { grantStaff } from "./staff";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 test.describe("studio sign-in with a passkey", () => {
   let edge: LocalEdge | undefined;
@@ -33,14 +22,8 @@ test.describe("studio sign-in with a passkey", () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    edge = await startLocalEdge({
-      port,
-      rendererPort: String(await freePort()),
-      oidcAddr: `127.0.0.1:${await freePort()}`,
-      env: { DATA_DIR: dataDir, PUBLIC_URL: origin, LOG_LEVEL: "warn", ...(process.env.E2E_SSR_DIR ? { SSR_DIR: process.env.E2E_SSR_DIR } : {}) },
-    });
+    edge = await startLocalEdge({ host: "localhost", env: { DATA_DIR: dataDir, LOG_LEVEL: "warn" } });
+    origin = edge.origin;
   });
   test.afterAll(() => edge?.stop());
 

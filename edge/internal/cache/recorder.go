@@ -2,14 +2,17 @@ package cache
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 )
 
-// recorder is the http.ResponseWriter a cache render writes to: it keeps the
-// status, headers and body (up to a limit) in memory.
-type recorder struct {
+// Recorder is the http.ResponseWriter a render for keeping writes to (the
+// page cache's, search's page for refused searches): it keeps the status,
+// headers and body (up to a limit) in memory.
+type Recorder struct {
 	header  http.Header
 	status  int
 	buf     bytes.Buffer
@@ -18,19 +21,21 @@ type recorder struct {
 	written int64
 }
 
-func newRecorder(limit int64) *recorder {
-	return &recorder{header: http.Header{}, limit: limit}
+// NewRecorder records an answer of at most limit bytes of body: past it
+// the body is dropped (TooBig).
+func NewRecorder(limit int64) *Recorder {
+	return &Recorder{header: http.Header{}, limit: limit}
 }
 
-func (r *recorder) Header() http.Header { return r.header }
+func (r *Recorder) Header() http.Header { return r.header }
 
-func (r *recorder) WriteHeader(status int) {
+func (r *Recorder) WriteHeader(status int) {
 	if r.status == 0 && status >= 200 { // 1xx come before the answer
 		r.status = status
 	}
 }
 
-func (r *recorder) Write(p []byte) (int, error) {
+func (r *Recorder) Write(p []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
@@ -43,10 +48,11 @@ func (r *recorder) Write(p []byte) (int, error) {
 	return r.buf.Write(p)
 }
 
-// Flush is a no-op: the proxy flushes streams, the cache waits for the end.
-func (r *recorder) Flush() {}
+// Flush is a no-op: the proxy flushes streams, the recording waits for the end.
+func (r *Recorder) Flush() {}
 
-func (r *recorder) statusCode() int {
+// Status is the answer's status (200 when none was written).
+func (r *Recorder) Status() int {
 	if r.status == 0 {
 		return http.StatusOK
 	}
@@ -57,7 +63,7 @@ func (r *recorder) statusCode() int {
 // or "" when it can: a body larger than the cache, shorter than its declared
 // length, or an HTML document that stops before </html> (a render that broke
 // off mid-stream).
-func (r *recorder) incomplete() string {
+func (r *Recorder) incomplete() string {
 	if cl := r.header.Get("Content-Length"); cl != "" {
 		if n, err := strconv.ParseInt(cl, 10, 64); err == nil && n != r.written {
 			return "body shorter than Content-Length"
@@ -66,11 +72,34 @@ func (r *recorder) incomplete() string {
 	if ce := r.header.Get("Content-Encoding"); ce != "" && ce != "identity" {
 		return "encoded body (" + ce + ")"
 	}
-	if st := r.statusCode(); (st == http.StatusOK || st == http.StatusNotFound) && strings.HasPrefix(strings.ToLower(r.header.Get("Content-Type")), "text/html") {
+	if st := r.Status(); (st == http.StatusOK || st == http.StatusNotFound) && strings.HasPrefix(strings.ToLower(r.header.Get("Content-Type")), "text/html") {
 		b := bytes.TrimRight(r.buf.Bytes(), " \t\r\n")
 		if len(b) < 7 || !strings.EqualFold(string(b[len(b)-7:]), "</html>") {
 			return "HTML document without </html>"
 		}
 	}
 	return ""
+}
+
+// Body is the recorded body (empty when TooBig).
+func (r *Recorder) Body() []byte { return r.buf.Bytes() }
+
+// TooBig reports an answer whose body passed the limit.
+func (r *Recorder) TooBig() bool { return r.tooBig }
+
+// Serve runs next into the recorder, turning the panic
+// httputil.ReverseProxy raises when an upstream body breaks off (or any
+// other) into an error.
+func (r *Recorder) Serve(next http.Handler, req *http.Request) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				err = errors.New("upstream response broke off")
+				return
+			}
+			err = fmt.Errorf("panic: %v", v)
+		}
+	}()
+	next.ServeHTTP(r, req)
+	return nil
 }

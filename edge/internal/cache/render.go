@@ -9,7 +9,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -50,9 +49,9 @@ type result struct {
 // own (it broke off, came back incomplete, or could not be asked): the
 // edge's 503 page, as the proxy answers when the renderer is down.
 func failure(key string) result {
-	rec := newRecorder(1 << 20)
+	rec := NewRecorder(1 << 20)
 	proxy.Unavailable(rec, http.StatusServiceUnavailable)
-	return result{kind: renderFailed, entry: &entry{key: key, status: rec.statusCode(), header: sharedHeader(rec.header), body: rec.buf.Bytes()}}
+	return result{kind: renderFailed, entry: &entry{key: key, status: rec.Status(), header: sharedHeader(rec.Header()), body: rec.Body()}}
 }
 
 // fetch renders key once however many requests ask at the same time; each
@@ -124,13 +123,13 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 		nonce = security.NewNonce()
 		req.Header.Set(security.NonceHeader, nonce)
 	}
-	rec := newRecorder(c.store.maxBytes)
-	if err := serveRecorded(next, rec, req); err != nil {
+	rec := NewRecorder(c.store.maxBytes)
+	if err := rec.Serve(next, req); err != nil {
 		c.log.WarnContext(ctx, "cache: render failed", "key", key, "err", err)
 		return failure(key)
 	}
-	status := rec.statusCode()
-	if rec.tooBig {
+	status := rec.Status()
+	if rec.TooBig() {
 		return result{kind: renderOwn} // each visitor gets it streamed, unstored
 	}
 	if why := rec.incomplete(); why != "" {
@@ -139,30 +138,30 @@ func (c *Cache) render(orig *http.Request, key string, next http.Handler) result
 	}
 	// One document for many visitors: no nonce of its own, its inline
 	// scripts allowed by hash.
-	body := rec.buf.Bytes()
+	body := rec.Body()
 	if c.security != nil {
 		var csp string
-		if body, csp = c.security.Seal(body, rec.header.Get("Content-Type"), nonce); csp != "" {
-			rec.header.Set(security.CSPHeader, csp)
+		if body, csp = c.security.Seal(body, rec.Header().Get("Content-Type"), nonce); csp != "" {
+			rec.Header().Set(security.CSPHeader, csp)
 		}
 	}
 	if status >= 500 {
-		if len(rec.header.Values("Set-Cookie")) > 0 {
+		if len(rec.Header().Values("Set-Cookie")) > 0 {
 			return failure(key) // a cookie is nobody else's to get
 		}
 		// Shared with the requests waiting now (with its Retry-After and
 		// no-store), never stored.
-		return result{kind: renderFailed, entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: body}}
+		return result{kind: renderFailed, entry: &entry{key: key, status: status, header: sharedHeader(rec.Header()), body: body}}
 	}
-	if why := personal(rec.header); why != "" {
+	if why := personal(rec.Header()); why != "" {
 		return result{kind: renderOwn} // each visitor asks for its own
 	}
 	policy, storable := c.policyFor(orig.URL.Path, status)
 	if !storable { // e.g. a temporary redirect: shared now, not kept
-		return result{kind: renderShared, entry: &entry{key: key, status: status, header: sharedHeader(rec.header), body: body}}
+		return result{kind: renderShared, entry: &entry{key: key, status: status, header: sharedHeader(rec.Header()), body: body}}
 	}
 	// Kept bytes are copied to their exact size: entries are counted by len.
-	e := &entry{key: key, status: status, header: storedHeader(rec.header), body: bytes.Clone(body)}
+	e := &entry{key: key, status: status, header: storedHeader(rec.Header()), body: bytes.Clone(body)}
 	e.policy = policy
 	e.stored = c.now()
 	e.cacheControl = []string{fmt.Sprintf("public, max-age=0, s-maxage=%d, stale-while-revalidate=%d",
@@ -236,22 +235,6 @@ func renderRequest(ctx context.Context, orig *http.Request, key string) (*http.R
 		}
 	}
 	return req, nil
-}
-
-// serveRecorded runs next, turning the panic httputil.ReverseProxy raises
-// when an upstream body breaks off into an error.
-func serveRecorded(next http.Handler, rec *recorder, req *http.Request) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				err = errors.New("upstream response broke off")
-				return
-			}
-			err = fmt.Errorf("panic: %v", v)
-		}
-	}()
-	next.ServeHTTP(rec, req)
-	return nil
 }
 
 // personal reports why a response must not be shared with other visitors.

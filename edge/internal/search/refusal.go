@@ -140,13 +140,13 @@ func (f *refusals) render(orig *http.Request, next http.Handler) *refusal {
 	nonce := security.NewNonce()
 	req.Header.Set(security.NonceHeader, nonce)
 
-	rec := &recorder{header: http.Header{}}
-	if err := serveRecorded(next, rec, req); err != nil || rec.status != http.StatusTooManyRequests || rec.tooBig || len(rec.header.Values("Set-Cookie")) > 0 {
+	rec := cache.NewRecorder(maxRefusalBytes)
+	if err := rec.Serve(next, req); err != nil || rec.Status() != http.StatusTooManyRequests || rec.TooBig() || len(rec.Header().Values("Set-Cookie")) > 0 {
 		return fallbackRefusal(f.now())
 	}
-	body, header := rec.buf.Bytes(), http.Header{}
+	body, header := rec.Body(), http.Header{}
 	for _, k := range []string{"Content-Type", "Content-Language", "Link", "X-Remix-Response"} {
-		if v := rec.header.Values(k); len(v) > 0 {
+		if v := rec.Header().Values(k); len(v) > 0 {
 			header[k] = v
 		}
 	}
@@ -154,7 +154,7 @@ func (f *refusals) render(orig *http.Request, next http.Handler) *refusal {
 		// One document for many visitors: its inline scripts allowed by
 		// hash, as the page cache's pages are.
 		var csp string
-		if body, csp = f.seal.Seal(body, rec.header.Get("Content-Type"), nonce); csp != "" {
+		if body, csp = f.seal.Seal(body, rec.Header().Get("Content-Type"), nonce); csp != "" {
 			header.Set(security.CSPHeader, csp)
 		}
 	}
@@ -181,45 +181,4 @@ func fallbackRefusal(now time.Time) *refusal {
 	body := fmt.Sprintf(`<!DOCTYPE html><html lang="en-US"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>%[1]s — Omnibus</title></head><body><main><h1>%[1]s</h1><p>%[2]s</p><p><a href="/">Omnibus</a></p></main></body></html>`,
 		html.EscapeString(words.Heading), html.EscapeString(words.TooMany))
 	return newRefusal(http.StatusTooManyRequests, http.Header{"Content-Type": {"text/html; charset=utf-8"}}, []byte(body), now.Add(refusalFailedKept))
-}
-
-// recorder keeps a render's answer (at most maxRefusalBytes of it).
-type recorder struct {
-	header http.Header
-	status int
-	buf    bytes.Buffer
-	tooBig bool
-}
-
-func (r *recorder) Header() http.Header { return r.header }
-
-func (r *recorder) WriteHeader(status int) {
-	if r.status == 0 && status >= 200 { // 1xx come before the answer
-		r.status = status
-	}
-}
-
-func (r *recorder) Write(p []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	if r.buf.Len()+len(p) > maxRefusalBytes {
-		r.tooBig = true
-		return len(p), nil
-	}
-	return r.buf.Write(p)
-}
-
-// Flush is a no-op: the proxy flushes streams, the refusal waits for the end.
-func (r *recorder) Flush() {}
-
-// serveRecorded runs next into rec; a broken-off answer is an error.
-func serveRecorded(next http.Handler, rec *recorder, req *http.Request) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("search: refusal render: %v", v)
-		}
-	}()
-	next.ServeHTTP(rec, req)
-	return nil
 }
