@@ -19,7 +19,7 @@ import { grantStaff } from "./staff";
 const image = path.join(import.meta.dirname, "..", "public", "icons", "icon-192.png");
 const alt = "The Omnibus logo";
 // A change to what is live answers once the edge has re-rendered its pages
-// into the cache (up to 3 s, publishWait in edge/internal/app), longer than
+// into the cache (up to PUBLISH_WAIT, 3 s by default), longer than
 // an assertion's 5 s on a busy machine.
 const publishing = { timeout: 15_000 };
 
