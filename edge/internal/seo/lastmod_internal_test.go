@@ -19,7 +19,8 @@ const appDir = "../../../ssr/app"
 var importPattern = regexp.MustCompile(`(?:\bfrom|\bimport(?:\.meta\.glob(?:<[^>]*>)?)?)\s*\(?\s*"([^"]+)"`)
 
 // imports lists the files a source file imports, as paths from the
-// repository's shared/ ("content/landing.json") for shared files and as file
+// repository's shared/ ("content/landing.json") for shared files (imported
+// as @omnibus/shared/… or by a relative path) and as file
 // paths for the renderer's own modules. Packages and virtual modules are
 // left out; a glob is expanded.
 func imports(t *testing.T, file string) (shared, modules []string) {
@@ -37,6 +38,8 @@ func imports(t *testing.T, file string) (shared, modules []string) {
 			target = filepath.Join(appDir, spec[2:])
 		case strings.HasPrefix(spec, "."):
 			target = filepath.Join(filepath.Dir(file), spec)
+		case strings.HasPrefix(spec, "@omnibus/shared/"): // the workspace package of shared/
+			target = filepath.Join(sharedDir, strings.TrimPrefix(spec, "@omnibus/shared/"))
 		default:
 			continue // a package, virtual:route-copy
 		}
