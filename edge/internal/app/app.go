@@ -238,9 +238,10 @@ func New(cfg config.Config, deps Deps) (_ *App, err error) {
 	})
 	// The route table's pages, knowing the articles and help topics that
 	// are published (any other slug is the one shared not-found page, not
-	// a render of its own) and the client build's version: the one
+	// a render of its own), how many pages each list has (a page past the
+	// last is that page too) and the client build's version: the one
 	// spelling of each page's address (internal/canonical).
-	addresses := canonical.New(shared.Routes).WithPageSet(a.Content.IsPage)
+	addresses := canonical.New(shared.Routes).WithPageSet(a.Content.IsPage).WithPageCount(content.PageParam, a.Content.PageCount)
 	if v := manifestVersion(deps.AssetsDir, cfg.SSRDir); v != "" {
 		addresses = addresses.WithManifestVersion(v)
 	}

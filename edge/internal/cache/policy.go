@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"net/url"
 	"time"
 
 	"omnibus/edge/internal/canonical"
@@ -55,14 +56,15 @@ func policyOf(c shared.CachePolicy) Policy {
 // policy when none does. A React Router data request (/features.data,
 // /_root.data for /) follows the policy of its page.
 func (ps Policies) For(path string) Policy {
-	p, _ := ps.match(path)
+	p, _ := ps.match(&url.URL{Path: path})
 	return p
 }
 
-// match is For, and whether path is a page of the route table (a path it
-// does not know, or an unknown value of a route's parameter, is not).
-func (ps Policies) match(path string) (Policy, bool) {
-	i, known := ps.pages.Match(path)
+// match is For, and whether u is a page of the route table (a path it
+// does not know, an unknown value of a route's parameter, or a list's page
+// past its last, is not).
+func (ps Policies) match(u *url.URL) (Policy, bool) {
+	i, known := ps.pages.MatchURL(u)
 	if i < 0 {
 		return ps.notFound, known
 	}

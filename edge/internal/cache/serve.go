@@ -21,7 +21,7 @@ func (c *Cache) serveHTTP(w http.ResponseWriter, r *http.Request, next http.Hand
 	key := withVariant(Key(r.URL), r)
 	old := c.store.get(key)
 	if old == nil {
-		policy, known := c.policies.match(r.URL.Path)
+		policy, known := c.policies.match(r.URL)
 		signedIn := first(r.Header[accountKey]) != ""
 		// A signed-in visitor's page is shared by everyone of the same
 		// sign-in status (the variant), unless the edge hands the page

@@ -1,7 +1,9 @@
 package canonical
 
 import (
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"omnibus/edge/internal/routepath"
@@ -23,6 +25,11 @@ type Pages struct {
 	// (/blog/article/:slug) that exist (WithPages, WithPageSet); nil: every
 	// value of the parameter is a page.
 	exists func(path string) bool
+	// pageParam and pageCount: a list page's page number parameter
+	// (?page=2) and how many pages the list at a path has (WithPageCount);
+	// a number past the last is no page.
+	pageParam string
+	pageCount func(path string) int
 	// manifestVersion is the client build's version (WithManifestVersion);
 	// "" when unknown.
 	manifestVersion string
@@ -85,6 +92,17 @@ func (ps Pages) WithPageSet(exists func(path string) bool) Pages {
 	return ps
 }
 
+// WithPageCount names a list page's page number parameter and how many
+// pages the list at a (canonical) path has now, answered from memory on
+// every page miss; 0 when the path is no list or the count is not known
+// yet. A number past the last (/blog?page=500) is then no page: the shared
+// not-found page, without a render or a cache entry of its own, as any
+// other path no page has.
+func (ps Pages) WithPageCount(param string, count func(path string) int) Pages {
+	ps.pageParam, ps.pageCount = param, count
+	return ps
+}
+
 // WithManifestVersion names the client build's version (React Router's
 // manifest-<version>.js): a manifest request for another version is
 // answered by Canonical as React Router answers it (204, reload the
@@ -100,6 +118,26 @@ func (ps Pages) WithManifestVersion(v string) Pages {
 // parameter, is not; React Router's manifest is, of no route). A React
 // Router data request (/features.data, /_root.data for /) is its page's.
 func (ps Pages) Match(path string) (route int, known bool) {
+	route, known, _ = ps.match(path)
+	return route, known
+}
+
+// MatchURL is Match for a page's address with its (canonical) query: a
+// list page's number past its last page is no page either.
+func (ps Pages) MatchURL(u *url.URL) (route int, known bool) {
+	route, known, path := ps.match(u.Path)
+	if route < 0 || ps.pageCount == nil || !ps.routes[route].reads.query[ps.pageParam] || !strings.Contains(u.RawQuery, ps.pageParam+"=") {
+		return route, known
+	}
+	n, err := strconv.Atoi(u.Query().Get(ps.pageParam))
+	if last := ps.pageCount(Path(path)); err == nil && last > 0 && n > last {
+		return -1, false
+	}
+	return route, known
+}
+
+// match is Match, and the page's path (a data request's page's).
+func (ps Pages) match(path string) (route int, known bool, page string) {
 	if p, ok := strings.CutSuffix(path, ".data"); ok {
 		path = p
 		if path == "/_root" {
@@ -110,12 +148,12 @@ func (ps Pages) Match(path string) (route int, known bool) {
 	for i, r := range ps.routes {
 		if routepath.Match(r.segments, segs) {
 			if r.param && ps.exists != nil && !ps.exists(Path(path)) {
-				return -1, false
+				return -1, false, path
 			}
-			return i, true
+			return i, true, path
 		}
 	}
-	return -1, path == manifestPath
+	return -1, path == manifestPath, path
 }
 
 // readsOf is what the page at path reads of its query (the not-found

@@ -79,12 +79,32 @@ const PageParam = "page"
 // pageOf is the page-th page (from 1) of list cut in pages of size, and how
 // many pages there are (at least one). A page past the last is empty.
 func pageOf(list []Summary, page, size int) ([]Summary, int) {
-	pages := max(1, (len(list)+size-1)/size)
+	pages := pagesOf(len(list), size)
 	start := (page - 1) * size
 	if start >= len(list) {
 		return []Summary{}, pages
 	}
 	return list[start:min(start+size, len(list))], pages
+}
+
+// pagesOf is how many pages n articles fill, size to a page: at least one.
+func pagesOf(n, size int) int { return max(1, (n+size-1)/size) }
+
+// PageCount is how many pages the list page at path (a canonical page
+// path) has now, from the live set in memory: 0 for a path that is no list
+// page, or before the first Refresh.
+func (s *Store) PageCount(path string) int {
+	lists := s.pageSet().lists
+	if lists == nil {
+		return 0
+	}
+	switch kind, slug := kindOf(path); kind {
+	case blogList:
+		return pagesOf(len(lists.articles[TypeBlog]), BlogPageSize)
+	case helpCategory:
+		return pagesOf(len(lists.byCategory[slug]), CategoryPageSize)
+	}
+	return 0
 }
 
 // pageNumber is the page a list page's ?page= asks for: 1 when absent or

@@ -3,13 +3,18 @@ package studio_test
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"omnibus/edge/internal/content"
 	"omnibus/edge/internal/edgetest"
 	"omnibus/edge/internal/poll"
+	"omnibus/edge/internal/renderer"
 	"omnibus/edge/internal/staff"
 	"omnibus/edge/internal/staff/stafftest"
 	"omnibus/edge/internal/storage/storagetest"
@@ -70,5 +75,78 @@ func TestListsFeedsAndSitemapFollowAChangeMadeOnAnotherEdge(t *testing.T) {
 	}
 	if res, _ := page(t, other, "/blog/article/far-edge-"+fmt.Sprint(n-1)); res.StatusCode != http.StatusGone {
 		t.Errorf("the unpublished post's page on the other edge: %d, want 410", res.StatusCode)
+	}
+}
+
+// A crawler (or an attacker) walking ?page=2, 3, … 9999 of every list gets
+// the site's not-found page for each page past the last, and the edge
+// renders that page once for them all: past the last page is no page, so
+// it is neither a render nor a cache entry of its own. A page a new
+// article creates is a page again at once.
+func TestPagesPastAListsLastShareTheNotFoundPage(t *testing.T) {
+	var mu sync.Mutex
+	rendered := map[string]int{}
+	target, _ := url.Parse(contentRenderer(t))
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != renderer.HealthPath {
+			mu.Lock()
+			rendered[r.URL.RequestURI()]++
+			mu.Unlock()
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(counting.Close)
+	db := storagetest.SQLite(t)
+	e := edgetest.Start(t, edgetest.Options{DB: db, RendererURL: counting.URL})
+	renders := func() (n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range rendered {
+			n += c
+		}
+		return n
+	}
+	// The warmer renders the site's pages once it starts: count from after.
+	poll.Until(t, 20*time.Second, func() bool {
+		res, _ := page(t, e, "/blog")
+		return res.Header.Get("X-Cache") == "HIT"
+	}, "/blog never became a cache hit")
+	before := renders()
+
+	const asked = 200
+	for i := 2; i < 2+asked; i++ {
+		for _, p := range []string{"/blog", "/blog.data", "/help/category/getting-started"} {
+			res, _ := page(t, e, fmt.Sprintf("%s?page=%d", p, i))
+			if res.StatusCode != http.StatusNotFound {
+				t.Fatalf("%s?page=%d of a one-page list: %d, want 404", p, i, res.StatusCode)
+			}
+		}
+	}
+	if extra := renders() - before; extra > 3 {
+		mu.Lock()
+		t.Logf("rendered: %v", rendered)
+		mu.Unlock()
+		t.Errorf("%d renders for %d pages past the last: want the one shared not-found page (and its data request)", extra, 3*asked)
+	}
+
+	// Enough new posts to fill a second page: ?page=2 is a page now.
+	ed := client{t, e.URL, stafftest.SignIn(t, db, "publisher@example.com", staff.Publisher)}
+	for i := range content.BlogPageSize {
+		fields := map[string]string{"title": fmt.Sprintf("Second page %02d", i), "description": "d", "date": fmt.Sprintf("2031-02-%02d", i+1), "category": "Growth"}
+		code, out := ed.do(http.MethodPost, "/api/v1/staff/content", map[string]any{"type": "blog", "slug": fmt.Sprintf("second-page-%02d", i), "fields": fields, "body": "Text.\n"})
+		if code != http.StatusCreated {
+			t.Fatalf("create: %d %v", code, out)
+		}
+		id, rev := item(t, out)
+		if code, out := ed.do(http.MethodPost, fmt.Sprintf("/api/v1/staff/content/%d/publish", int(id)), map[string]any{"revisionId": rev}); code != 200 {
+			t.Fatalf("publish: %d %v", code, out)
+		}
+	}
+	if res, body := page(t, e, "/blog?page=2"); res.StatusCode != http.StatusOK || !strings.Contains(body, "<li>") {
+		t.Errorf("/blog?page=2 once the blog has two pages: %d, want its page", res.StatusCode)
+	}
+	if res, _ := page(t, e, "/blog?page=3"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("/blog?page=3 of a two-page blog: %d, want 404", res.StatusCode)
 	}
 }
