@@ -60,7 +60,7 @@ echo "edge holding its lease (content.SchedulerInterval), so a schedule fires at
 echo
 echo "| Page (page cache off: every request renders) | Today (ms, p50) | 10,000 articles (ms, p50) | Ratio | Target |"
 echo "|---|---:|---:|---:|---|"
-for p in "blog-:the blog index \`/blog\` (its first page of 24)" "help-category-:a help category page (its first page of 50)" "feed-:the feed \`/rss.xml\`, first request after a change" "sitemap-:the sitemap, first request after a change"; do
+for p in "blog-:the blog index \`/blog\` (its first page of 24)" "help-category-:a help category page (its first page of 50)" "feed-:the feed \`/rss.xml\`, first request after a change" "feed-again-:the feed, the next request (built and compressed once)" "sitemap-:the sitemap, first request after a change" "sitemap-again-:the sitemap, the next request (built and compressed once)"; do
   key=${p%%:*} label=${p#*:}
   a=$(figf "$P3" 'today' "${key}p50-ms") z=$(figf "$P3" '10000-articles' "${key}p50-ms")
   r=$(awk -v a="$a" -v z="$z" 'BEGIN { if (a > 0) printf "%.1f", z / a }')

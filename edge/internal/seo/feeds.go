@@ -39,11 +39,10 @@ var feedSpecs = []feedSpec{
 	{typ: content.TypeHelp, route: "help", rss: HelpRSSPath, atom: HelpAtomPath, aliases: []string{"/help/feed.xml"}},
 }
 
+// builtFeeds are a feed's RSS and Atom files, cached as its page is and
+// dated by its newest article's change.
 type builtFeeds struct {
-	rss, atom    []byte
-	cacheControl string
-	// modified is the newest article's change: the feeds' Last-Modified.
-	modified time.Time
+	rss, atom *file
 }
 
 // siteFacts are what the feeds say of the site (shared/content/site.json):
@@ -168,12 +167,8 @@ func buildFeeds(origin string, spec feedSpec, list []content.Article) (*builtFee
 	if err != nil {
 		return nil, err
 	}
-	return &builtFeeds{
-		rss:          rssXML,
-		atom:         atomXML,
-		cacheControl: fmt.Sprintf("public, max-age=%d, stale-while-revalidate=%d", int(policy.Fresh.Seconds()), int(policy.Stale.Seconds())),
-		modified:     f.Updated,
-	}, nil
+	cacheControl := fmt.Sprintf("public, max-age=%d, stale-while-revalidate=%d", int(policy.Fresh.Seconds()), int(policy.Stale.Seconds()))
+	return &builtFeeds{rss: newFile(rssXML, cacheControl, f.Updated), atom: newFile(atomXML, cacheControl, f.Updated)}, nil
 }
 
 const atomNS = "http://www.w3.org/2005/Atom"

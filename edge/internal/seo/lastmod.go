@@ -2,7 +2,6 @@ package seo
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -157,9 +156,4 @@ func heroImage() (string, error) {
 		return "", fmt.Errorf("seo: landing.json has no hero.screenshot.src")
 	}
 	return landing.Hero.Screenshot.Src, nil
-}
-
-func hash(b []byte) []byte {
-	sum := sha256.Sum256(b)
-	return sum[:12]
 }

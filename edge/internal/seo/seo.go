@@ -91,11 +91,22 @@ var MaxSitemapURLs = 50000
 // built is everything answered from the published content, built for one
 // Version of it.
 type built struct {
-	version  uint64
-	sitemaps [][]byte // [0] is /sitemap.xml (the index when there are more)
-	// sitemapMod are their Last-Modified: the newest lastmod each lists.
-	sitemapMod []time.Time
-	feeds      map[string]*builtFeeds // by feedSpec.route
+	version uint64
+	// sitemaps: [0] is /sitemap.xml (the index when there are more), each
+	// dated by the newest lastmod it lists.
+	sitemaps []*file
+	feeds    map[string]*builtFeeds // by feedSpec.route
+}
+
+// warm compresses what b holds, so no request after a rebuild waits for it.
+func (b *built) warm() {
+	for _, f := range b.sitemaps {
+		f.warm()
+	}
+	for _, f := range b.feeds {
+		f.rss.warm()
+		f.atom.warm()
+	}
 }
 
 type site struct {
@@ -150,7 +161,11 @@ func (s *site) buildSitemap(ctx context.Context, v uint64) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &built{version: v, sitemaps: sitemaps, sitemapMod: sitemapDates(pages)}, nil
+	b := &built{version: v}
+	for i, mod := range sitemapDates(pages) {
+		b.sitemaps = append(b.sitemaps, newFile(sitemaps[i], sitemapCacheControl, mod))
+	}
+	return b, nil
 }
 
 func (s *site) buildFeeds(ctx context.Context, v uint64) (*built, error) {
@@ -167,14 +182,24 @@ func (s *site) buildFeeds(ctx context.Context, v uint64) (*built, error) {
 	return b, nil
 }
 
-// both builds the feeds and the sitemap for the current version.
+// both builds the feeds and the sitemap for the current version, and
+// compresses them.
 func (s *site) both(ctx context.Context) error {
-	_, err := s.currentFeeds(ctx)
-	if _, err2 := s.currentSitemap(ctx); err == nil {
+	feeds, err := s.currentFeeds(ctx)
+	if err == nil {
+		feeds.warm()
+	}
+	sitemap, err2 := s.currentSitemap(ctx)
+	if err2 == nil {
+		sitemap.warm()
+	} else if err == nil {
 		err = err2
 	}
 	return err
 }
+
+// sitemapCacheControl is the sitemaps' (and robots.txt's) Cache-Control.
+const sitemapCacheControl = "public, max-age=3600"
 
 // sitemapDates are the Last-Modified of buildSitemaps' files: the newest
 // lastmod of the pages each lists (the index: of them all).
@@ -232,38 +257,34 @@ func Register(e interface {
 	robots := []byte("User-agent: *\nDisallow: /api/\nDisallow: /staff\nDisallow: /preview/\n\nSitemap: " + origin + "/sitemap.xml\n")
 
 	getHead := []string{http.MethodGet, http.MethodHead}
-	answer := func(current func(context.Context) (*built, error), contentType string, pick func(b *built) ([]byte, string, time.Time)) echo.HandlerFunc {
+	answer := func(current func(context.Context) (*built, error), contentType string, pick func(b *built) *file) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			b, err := current(c.Request().Context())
 			if err != nil {
 				c.Response().Header().Set("Retry-After", "5")
 				return c.String(http.StatusServiceUnavailable, "The content cannot be read right now. Please try again.\n")
 			}
-			body, cacheControl, modified := pick(b)
-			if body == nil {
+			f := pick(b)
+			if f == nil {
 				return c.String(http.StatusNotFound, "Not found\n")
 			}
-			serve(contentType, cacheControl, body, modified)(c)
+			f.serve(c, contentType)
 			return nil
 		}
 	}
 	xmlType := "application/xml; charset=utf-8"
-	e.Match(getHead, "/sitemap.xml", answer(st.currentSitemap, xmlType, func(b *built) ([]byte, string, time.Time) {
-		return b.sitemaps[0], "public, max-age=3600", b.sitemapMod[0]
-	}))
+	e.Match(getHead, "/sitemap.xml", answer(st.currentSitemap, xmlType, func(b *built) *file { return b.sitemaps[0] }))
 	// robots.txt is made of the code and PUBLIC_URL, no content: it has no
 	// date of its own to give (its ETag revalidates it).
-	e.Match(getHead, "/robots.txt", serve("text/plain; charset=utf-8", "public, max-age=3600", robots, time.Time{}))
+	robotsFile := newFile(robots, sitemapCacheControl, time.Time{})
+	e.Match(getHead, "/robots.txt", func(c echo.Context) error {
+		robotsFile.serve(c, "text/plain; charset=utf-8")
+		return nil
+	})
 	for _, spec := range feedSpecs {
 		route, rssPath := spec.route, spec.rss
-		e.Match(getHead, spec.rss, answer(st.currentFeeds, "application/rss+xml; charset=utf-8", func(b *built) ([]byte, string, time.Time) {
-			f := b.feeds[route]
-			return f.rss, f.cacheControl, f.modified
-		}))
-		e.Match(getHead, spec.atom, answer(st.currentFeeds, "application/atom+xml; charset=utf-8", func(b *built) ([]byte, string, time.Time) {
-			f := b.feeds[route]
-			return f.atom, f.cacheControl, f.modified
-		}))
+		e.Match(getHead, spec.rss, answer(st.currentFeeds, "application/rss+xml; charset=utf-8", func(b *built) *file { return b.feeds[route].rss }))
+		e.Match(getHead, spec.atom, answer(st.currentFeeds, "application/atom+xml; charset=utf-8", func(b *built) *file { return b.feeds[route].atom }))
 		for _, alias := range spec.aliases {
 			e.Match(getHead, alias, func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, rssPath) })
 		}
@@ -274,30 +295,16 @@ func Register(e interface {
 		if err != nil || !strings.HasSuffix(c.Param("part"), ".xml") {
 			return c.String(http.StatusNotFound, "Not found\n")
 		}
-		return answer(st.currentSitemap, xmlType, func(b *built) ([]byte, string, time.Time) {
+		return answer(st.currentSitemap, xmlType, func(b *built) *file {
 			if n < 1 || n >= len(b.sitemaps) {
-				return nil, "", time.Time{}
+				return nil
 			}
-			return b.sitemaps[n], "public, max-age=3600", b.sitemapMod[n]
+			return b.sitemaps[n]
 		})(c)
 	})
 	return nil
 }
 
-// serve answers with body: an ETag of its bytes, and its content's date
-// (modified, none when zero) as Last-Modified, let a reader polling a feed
-// or the sitemap get 304 Not Modified.
-func serve(contentType, cacheControl string, body []byte, modified time.Time) echo.HandlerFunc {
-	etag := fmt.Sprintf(`"%x"`, hash(body))
-	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Type", contentType)
-		h.Set("Cache-Control", cacheControl)
-		h.Set("ETag", etag)
-		http.ServeContent(c.Response(), c.Request(), "", modified, bytes.NewReader(body))
-		return nil
-	}
-}
 
 // buildSitemaps is the sitemap, or past MaxSitemapURLs an index ([0]) and
 // its parts.
