@@ -305,7 +305,6 @@ func Register(e interface {
 	return nil
 }
 
-
 // buildSitemaps is the sitemap, or past MaxSitemapURLs an index ([0]) and
 // its parts.
 func buildSitemaps(origin string, pages []Page) ([][]byte, error) {
