@@ -34,19 +34,7 @@ func TestListsFeedsAndSitemapFollowAChangeMadeOnAnotherEdge(t *testing.T) {
 	// Enough new posts, newer than every seeded one, to fill /blog's first
 	// page and push the first of them to the second.
 	n := content.BlogPageSize + 1
-	var ids []float64
-	for i := range n {
-		fields := map[string]string{"title": fmt.Sprintf("Far edge %02d", i), "description": "d", "date": fmt.Sprintf("2031-01-%02d", i+1), "category": "Growth"}
-		code, out := ed.do(http.MethodPost, "/api/v1/staff/content", map[string]any{"type": "blog", "slug": fmt.Sprintf("far-edge-%02d", i), "fields": fields, "body": "Text.\n"})
-		if code != http.StatusCreated {
-			t.Fatalf("create: %d %v", code, out)
-		}
-		id, rev := item(t, out)
-		if code, out := ed.do(http.MethodPost, fmt.Sprintf("/api/v1/staff/content/%d/publish", int(id)), map[string]any{"revisionId": rev}); code != 200 {
-			t.Fatalf("publish: %d %v", code, out)
-		}
-		ids = append(ids, id)
-	}
+	ids := publishPosts(t, ed, "Far edge", "2031-01", n)
 	shows := func(path, want string) bool {
 		res, body := page(t, other, path)
 		return res.StatusCode == 200 && strings.Contains(body, want)
@@ -132,9 +120,25 @@ func TestPagesPastAListsLastShareTheNotFoundPage(t *testing.T) {
 
 	// Enough new posts to fill a second page: ?page=2 is a page now.
 	ed := client{t, e.URL, stafftest.SignIn(t, db, "publisher@example.com", staff.Publisher)}
-	for i := range content.BlogPageSize {
-		fields := map[string]string{"title": fmt.Sprintf("Second page %02d", i), "description": "d", "date": fmt.Sprintf("2031-02-%02d", i+1), "category": "Growth"}
-		code, out := ed.do(http.MethodPost, "/api/v1/staff/content", map[string]any{"type": "blog", "slug": fmt.Sprintf("second-page-%02d", i), "fields": fields, "body": "Text.\n"})
+	publishPosts(t, ed, "Second page", "2031-02", content.BlogPageSize)
+	if res, body := page(t, e, "/blog?page=2"); res.StatusCode != http.StatusOK || !strings.Contains(body, "<li>") {
+		t.Errorf("/blog?page=2 once the blog has two pages: %d, want its page", res.StatusCode)
+	}
+	if res, _ := page(t, e, "/blog?page=3"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("/blog?page=3 of a two-page blog: %d, want 404", res.StatusCode)
+	}
+}
+
+// publishPosts has ed create and publish n blog posts titled "<title> 00",
+// "<title> 01", ... (slugs alike), dated month-01, month-02, ..., and
+// answers their ids.
+func publishPosts(t *testing.T, ed client, title, month string, n int) []float64 {
+	t.Helper()
+	var ids []float64
+	slug := strings.ReplaceAll(strings.ToLower(title), " ", "-")
+	for i := range n {
+		fields := map[string]string{"title": fmt.Sprintf("%s %02d", title, i), "description": "d", "date": fmt.Sprintf("%s-%02d", month, i+1), "category": "Growth"}
+		code, out := ed.do(http.MethodPost, "/api/v1/staff/content", map[string]any{"type": "blog", "slug": fmt.Sprintf("%s-%02d", slug, i), "fields": fields, "body": "Text.\n"})
 		if code != http.StatusCreated {
 			t.Fatalf("create: %d %v", code, out)
 		}
@@ -142,11 +146,7 @@ func TestPagesPastAListsLastShareTheNotFoundPage(t *testing.T) {
 		if code, out := ed.do(http.MethodPost, fmt.Sprintf("/api/v1/staff/content/%d/publish", int(id)), map[string]any{"revisionId": rev}); code != 200 {
 			t.Fatalf("publish: %d %v", code, out)
 		}
+		ids = append(ids, id)
 	}
-	if res, body := page(t, e, "/blog?page=2"); res.StatusCode != http.StatusOK || !strings.Contains(body, "<li>") {
-		t.Errorf("/blog?page=2 once the blog has two pages: %d, want its page", res.StatusCode)
-	}
-	if res, _ := page(t, e, "/blog?page=3"); res.StatusCode != http.StatusNotFound {
-		t.Errorf("/blog?page=3 of a two-page blog: %d, want 404", res.StatusCode)
-	}
+	return ids
 }
