@@ -1,6 +1,7 @@
 package images
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -196,7 +197,6 @@ func (s *Store) remove(c echo.Context) error {
 // serve answers an image's variant: its bytes never change (a new upload
 // is a new id), so browsers and the CDN keep it for a year.
 func (s *Store) serve(c echo.Context) error {
-	w := c.Response()
 	id, err := strconv.ParseUint(c.Param("id"), 10, 64)
 	name, extension, ok := strings.Cut(c.Param("file"), ".")
 	width, werr := strconv.Atoi(name)
@@ -205,24 +205,11 @@ func (s *Store) serve(c echo.Context) error {
 		return c.NoContent(http.StatusNotFound)
 	}
 	etag := `"` + strconv.FormatUint(id, 10) + "-" + name + "-" + format + `"`
-	if c.Request().Header.Get("If-None-Match") == etag {
-		w.Header().Set("ETag", etag)
-		return c.NoContent(http.StatusNotModified)
-	}
-	v, err := s.Body(c.Request().Context(), id, width, format)
-	if err != nil {
-		slog.WarnContext(c.Request().Context(), "images: serve", "err", err)
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Retry-After", "5")
-		return c.NoContent(http.StatusServiceUnavailable)
-	}
-	if v == nil {
-		w.Header().Set("Cache-Control", "public, max-age=60")
-		return c.NoContent(http.StatusNotFound)
-	}
-	h := w.Header()
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	h.Set("ETag", etag)
-	h.Set("X-Content-Type-Options", "nosniff")
-	return c.Blob(http.StatusOK, v.ContentType, v.Body)
+	return response.Immutable(c, etag, "images", func(ctx context.Context) ([]byte, string, error) {
+		v, err := s.Body(ctx, id, width, format)
+		if err != nil || v == nil {
+			return nil, "", err
+		}
+		return v.Body, v.ContentType, nil
+	})
 }

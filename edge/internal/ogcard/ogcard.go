@@ -38,6 +38,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/httpx/response"
 	"omnibus/edge/internal/storage"
 	"omnibus/shared"
 )
@@ -239,31 +240,16 @@ func (c *Cards) Register(routes Routes) {
 }
 
 func (c *Cards) serve(e echo.Context) error {
-	w := e.Response()
 	key, ok := strings.CutSuffix(e.Param("file"), ".jpg")
 	if _, err := hex.DecodeString(key); !ok || err != nil || len(key) != 32 {
 		return e.NoContent(http.StatusNotFound)
 	}
-	etag := `"` + key + `"`
-	if e.Request().Header.Get("If-None-Match") == etag {
-		w.Header().Set("ETag", etag)
-		return e.NoContent(http.StatusNotModified)
-	}
-	var row card
-	err := c.db.WithContext(e.Request().Context()).Where("hash = ?", key).Take(&row).Error
-	switch {
-	case errors.Is(err, gorm.ErrRecordNotFound):
-		w.Header().Set("Cache-Control", "public, max-age=60")
-		return e.NoContent(http.StatusNotFound)
-	case err != nil:
-		c.log.WarnContext(e.Request().Context(), "ogcard: serve", "err", err)
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Retry-After", "5")
-		return e.NoContent(http.StatusServiceUnavailable)
-	}
-	h := w.Header()
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	h.Set("ETag", etag)
-	h.Set("X-Content-Type-Options", "nosniff")
-	return e.Blob(http.StatusOK, "image/jpeg", row.Body)
+	return response.Immutable(e, `"`+key+`"`, "ogcard", func(ctx context.Context) ([]byte, string, error) {
+		var row card
+		err := c.db.WithContext(ctx).Where("hash = ?", key).Take(&row).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, "", nil
+		}
+		return row.Body, "image/jpeg", err
+	})
 }

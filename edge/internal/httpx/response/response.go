@@ -3,6 +3,8 @@
 package response
 
 import (
+	"context"
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -41,4 +43,32 @@ func RetryAfter(c echo.Context, retryAfter time.Duration) int {
 	}
 	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
 	return secs
+}
+
+// Immutable answers a file whose address names its bytes (a content hash,
+// or an id with a size), which may therefore be kept for a year: 304 when
+// the client has etag, else load's body with its content type. A file load
+// finds none of (nil body) is 404, kept a minute; one it cannot read now is
+// 503, kept nowhere, logged with what it is.
+func Immutable(c echo.Context, etag, what string, load func(ctx context.Context) (body []byte, contentType string, err error)) error {
+	h := c.Response().Header()
+	if c.Request().Header.Get("If-None-Match") == etag {
+		h.Set("ETag", etag)
+		return c.NoContent(http.StatusNotModified)
+	}
+	body, contentType, err := load(c.Request().Context())
+	switch {
+	case err != nil:
+		slog.WarnContext(c.Request().Context(), what+": serve", "err", err)
+		h.Set("Cache-Control", "no-store")
+		h.Set("Retry-After", "5")
+		return c.NoContent(http.StatusServiceUnavailable)
+	case body == nil:
+		h.Set("Cache-Control", "public, max-age=60")
+		return c.NoContent(http.StatusNotFound)
+	}
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("ETag", etag)
+	h.Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, contentType, body)
 }
