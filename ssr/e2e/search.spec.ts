@@ -8,6 +8,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { waitForHydration } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
 
 // A browser's user agent: the counts leave crawlers (HeadlessChrome among them) out.
@@ -51,6 +52,27 @@ test.describe("site search", () => {
     // Staff read it under "No results" on the insights page, which needs a studio
     // session (a passkey): edge/internal/analytics TestAnUnansweredSearchIsListedForStaff
     // checks that through the whole edge on both databases.
+    await ctx.close();
+  });
+
+  test("a box focused and typed into before the page hydrated still follows the typing once it has", async ({ browser }) => {
+    const ctx = await browser.newContext({ baseURL: edge!.origin, userAgent });
+    const page = await ctx.newPage();
+    // Hold the page's scripts until the visitor is in the box and has typed.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/entry\.client-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/search?q=refund");
+    const box = page.getByRole("searchbox");
+    await box.click();
+    await box.fill("domain");
+    release();
+    await waitForHydration(page);
+    await expect(page.locator("[data-search-results] > li").first().getByRole("link")).toHaveAttribute("href", "/help/category/article/connect-your-domain");
+    await expect(page).toHaveURL(/\/search\?q=domain$/);
     await ctx.close();
   });
 
