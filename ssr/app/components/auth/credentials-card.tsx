@@ -1,7 +1,8 @@
 import type { FormEvent, ReactNode } from "react";
 import { Link } from "react-router";
 import { api, goOn, type SignInStatus } from "./api";
-import { AuthCard, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { AuthCard, FormAlert, SubmitButton } from "./form-parts";
+import { ownChecks } from "~/lib/own-checks";
 import { GoogleSignIn, useGoogleClientId } from "./google-button";
 import { useFormAction, type FormId } from "~/lib/form-state";
 
@@ -11,7 +12,7 @@ type Words = { heading: string; intro?: string; submit: string; submitting: stri
  * What signing in and registering share, written once: the card, the
  * server's refusal (and a notice, where the page has one), the form that posts
  * form-encoded to its own page without JavaScript and is validated inline
- * with it (noValidate once hydrated), its submit button, the Google option
+ * with it (lib/own-checks.ts), its submit button, the Google option
  * and the link to the other page. The fields are the page's own.
  */
 export function CredentialsCard(props: {
@@ -28,7 +29,6 @@ export function CredentialsCard(props: {
   children: ReactNode;
 }) {
   const { words: t, other } = props;
-  const hydrated = useHydrated();
   const action = useFormAction(props.form, props.endpoint);
   return (
     <AuthCard heading={t.heading} intro={t.intro}>
@@ -40,7 +40,7 @@ export function CredentialsCard(props: {
           {!props.errorDetail && <FormAlert message={props.notice} tone="notice" />}
         </div>
       )}
-      <form method="post" action={action} noValidate={hydrated} onSubmit={props.onSubmit} aria-busy={props.busy} className="mt-4 space-y-5">
+      <form method="post" action={action} ref={ownChecks} onSubmit={props.onSubmit} aria-busy={props.busy} className="mt-4 space-y-5">
         {props.children}
         <SubmitButton busy={props.busy} label={t.submit} busyLabel={t.submitting} />
       </form>

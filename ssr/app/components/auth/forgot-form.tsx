@@ -2,7 +2,8 @@ import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import auth from "@omnibus/shared/content/auth.json";
 import { api, API } from "./api";
-import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { AuthCard, Field, FormAlert, SubmitButton } from "./form-parts";
+import { ownChecks } from "~/lib/own-checks";
 import { useFormAction } from "~/lib/form-state";
 import { useAuthForm } from "./use-auth-form";
 import { emailError } from "./validation";
@@ -16,7 +17,6 @@ const t = auth.forgot;
  */
 export function ForgotPasswordForm() {
   const [params] = useSearchParams();
-  const hydrated = useHydrated();
   const action = useFormAction("forgot-password", API.forgotPassword);
   const form = useAuthForm("forgot-password", { email: "" });
   const [sent, setSent] = useState<string | null>(() => (params.has("sent") ? auth.messages.resetSent : null));
@@ -35,7 +35,7 @@ export function ForgotPasswordForm() {
     <AuthCard heading={t.heading} intro={t.intro}>
       <FormAlert message={form.errorDetail} />
       <FormAlert message={sent} tone="notice" />
-      <form method="post" action={action} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+      <form method="post" action={action} ref={ownChecks} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
         <Field id="forgot-email" type="email" label={t.email} autoComplete="email" inputMode="email" required
           {...form.bind("email")} error={form.shown(errors, "email")} />
         <SubmitButton busy={form.busy} label={t.submit} busyLabel={t.submitting} />

@@ -10,8 +10,8 @@
 // Each lazy boundary is memoised on its props: React throws away server
 // markup that is still waiting for its chunk when the boundary gets an
 // update, and shows the fallback (nothing) until the chunk arrives. The
-// sign-in form re-renders as it hydrates (noValidate), so on /login the
-// button vanished and came back, shifting the card (CLS 0.06).
+// sign-in form re-renders as the visitor types, and when it re-rendered as it
+// hydrated the button vanished and came back, shifting the card (CLS 0.06).
 import { lazy, memo, Suspense, type ComponentProps, type ComponentType } from "react";
 import { useGoogleClientId } from "./google-client-id";
 import { island } from "~/lib/island";

@@ -1,7 +1,8 @@
 import { Link, useSearchParams } from "react-router";
 import auth from "@omnibus/shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
-import { AuthCard, Field, FormAlert, SubmitButton, useHydrated } from "./form-parts";
+import { AuthCard, Field, FormAlert, SubmitButton } from "./form-parts";
+import { ownChecks } from "~/lib/own-checks";
 import { useFormAction } from "~/lib/form-state";
 import { useAuthForm } from "./use-auth-form";
 import { MAX_PASSWORD, MIN_PASSWORD, newPasswordError } from "./validation";
@@ -15,7 +16,6 @@ const t = auth.reset;
  */
 export function ResetPasswordForm() {
   const [params] = useSearchParams();
-  const hydrated = useHydrated();
   const token = params.get("token") ?? "";
   const form = useAuthForm("reset-password", { password: "" });
   // Posted to this page, the token stays in its address for the page shown again after a refusal.
@@ -31,7 +31,7 @@ export function ResetPasswordForm() {
     <AuthCard heading={t.heading} intro={t.intro}>
       <FormAlert message={token ? form.errorDetail : t.missingToken} />
       {token && (
-        <form method="post" action={action} noValidate={hydrated} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
+        <form method="post" action={action} ref={ownChecks} onSubmit={onSubmit} aria-busy={form.busy} className="mt-4 space-y-5">
           <input type="hidden" name="token" value={token} />
           <Field id="reset-password" type="password" label={t.password} autoComplete="new-password" required minLength={MIN_PASSWORD} maxLength={MAX_PASSWORD}
             {...form.bind("password")} error={form.shown(errors, "password")}

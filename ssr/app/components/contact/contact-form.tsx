@@ -10,6 +10,7 @@ import {
 } from "~/lib/contact-form";
 import { buttonStyles } from "~/components/ui/site-link";
 import { useFormAction, useRefusedForm, wordsFor, type FormState } from "~/lib/form-state";
+import { ownChecks } from "~/lib/own-checks";
 
 export interface ContactFormProps {
   /** The page id, sent as the form's topic. */
@@ -51,16 +52,11 @@ export function ContactForm(props: ContactFormProps) {
   const refused = useRefusedForm("contact");
   // No #contact-form: a document opened at a fragment skips autofocus, and the first invalid field is focused (and scrolled to).
   const action = useFormAction("contact", CONTACT_ENDPOINT);
-  const formRef = useRef<HTMLFormElement>(null);
   const statusRef = useRef<HTMLDivElement>(null);
-  const [hydrated, setHydrated] = useState(false);
   const [status, setStatus] = useState<Status>(() => initialStatus(props.initialOutcome, outcomes, refused));
   const [errors, setErrors] = useState<Errors>(() => refusedErrors(refused, fields, rules));
   // The first invalid field of a refused post takes the focus, as a refused submit with JavaScript does.
   const [focus] = useState(() => fields.find((name) => errors[name]));
-
-  // After hydration our own checks and messages take over from the browser's.
-  useEffect(() => setHydrated(true), []);
 
   useEffect(() => {
     if (status.kind === "sent" || status.kind === "error") statusRef.current?.focus();
@@ -120,11 +116,10 @@ export function ContactForm(props: ContactFormProps) {
   const sending = status.kind === "sending";
   return (
     <form
-      ref={formRef}
+      ref={ownChecks}
       id="contact-form"
       method="post"
       action={action}
-      noValidate={hydrated}
       onSubmit={onSubmit}
       aria-describedby="contact-privacy"
       className="scroll-mt-24 space-y-6 rounded-3xl bg-white p-6 shadow-xl ring-1 ring-gray-900/5 sm:p-8 dark:bg-gray-900 dark:ring-white/10"

@@ -2,8 +2,10 @@
 // shared content, inline validation, the fetch submission with its loading,
 // success and error states, and a post made without JavaScript: the outcome it
 // was redirected back with, or the page the edge answered a refusal with.
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { createRoutesStub } from "react-router";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { createMemoryRouter, createRoutesStub, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import contact from "@omnibus/shared/content/contact.json";
 import type { FormState } from "~/lib/form-state";
@@ -211,5 +213,40 @@ describe("contact pages", () => {
     const alert = await screen.findByRole("alert");
     expect(within(alert).getByText(contact.outcomes.unavailable)).toBeTruthy();
     vi.unstubAllGlobals();
+  });
+});
+
+describe("a tap on Send that is the page's first touch of the form", () => {
+  // React hydrates the form's boundary at that tap and replays it; the
+  // browser's own checks (the server's markup has them, for visitors without
+  // JavaScript) must already be off by then, or they stop the submit and the
+  // visitor gets the browser's bubble instead of the page's messages.
+  it("gets the page's inline errors, not the browser's checks", async () => {
+    const url = "http://localhost/data-entry";
+    const routes = () => [
+      {
+        id: "root",
+        HydrateFallback: () => null,
+        children: [{ id: "data-entry", path: "/data-entry", Component: ContactRoute.default, handle: ContactRoute.handle }],
+      },
+    ];
+    const hydrationData = { loaderData: { root: { refusedForm: null }, "data-entry": ContactRoute.loader({ request: new Request(url) } as never) } };
+    const router = () => createMemoryRouter(routes(), { initialEntries: ["/data-entry"], hydrationData });
+    const container = document.body.appendChild(document.createElement("div"));
+    container.innerHTML = renderToString(<RouterProvider router={router()} />);
+    let submitted = false;
+    container.querySelector("form")!.addEventListener("submit", () => (submitted = true));
+
+    const root = hydrateRoot(container, <RouterProvider router={router()} />);
+    try {
+      // Before React has had a task of its own: the tap itself hydrates the form.
+      within(container).getByRole("button", { name: contact.submitLabel }).click();
+      expect(submitted).toBe(true);
+      await waitFor(() => expect(within(container).getByText(contact.fields.name.error)).toBeTruthy());
+      expect(document.activeElement).toBe(within(container).getByLabelText(/Your name/));
+    } finally {
+      act(() => root.unmount());
+      container.remove();
+    }
   });
 });
