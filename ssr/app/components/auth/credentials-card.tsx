@@ -2,9 +2,8 @@ import type { FormEvent, ReactNode } from "react";
 import { Link } from "react-router";
 import { api, goOn, type SignInStatus } from "./api";
 import { AuthCard, FormAlert, SubmitButton } from "./form-parts";
-import { ownChecks } from "~/lib/own-checks";
 import { GoogleSignIn, useGoogleClientId } from "./google-button";
-import { useFormAction, type FormId } from "~/lib/form-state";
+import { ownChecks, useFormAction, type FormId } from "~/lib/form-state";
 
 type Words = { heading: string; intro?: string; submit: string; submitting: string; or: string };
 
@@ -12,7 +11,7 @@ type Words = { heading: string; intro?: string; submit: string; submitting: stri
  * What signing in and registering share, written once: the card, the
  * server's refusal (and a notice, where the page has one), the form that posts
  * form-encoded to its own page without JavaScript and is validated inline
- * with it (lib/own-checks.ts), its submit button, the Google option
+ * with it (ownChecks, lib/form-state.ts), its submit button, the Google option
  * and the link to the other page. The fields are the page's own.
  */
 export function CredentialsCard(props: {

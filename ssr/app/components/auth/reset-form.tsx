@@ -2,8 +2,7 @@ import { Link, useSearchParams } from "react-router";
 import auth from "@omnibus/shared/content/auth.json";
 import { api, API, goOn, type SignInStatus } from "./api";
 import { AuthCard, Field, FormAlert, SubmitButton } from "./form-parts";
-import { ownChecks } from "~/lib/own-checks";
-import { useFormAction } from "~/lib/form-state";
+import { ownChecks, useFormAction } from "~/lib/form-state";
 import { useAuthForm } from "./use-auth-form";
 import { MAX_PASSWORD, MIN_PASSWORD, newPasswordError } from "./validation";
 

@@ -9,8 +9,7 @@ import {
   type ContactOutcome,
 } from "~/lib/contact-form";
 import { buttonStyles } from "~/components/ui/site-link";
-import { useFormAction, useRefusedForm, wordsFor, type FormState } from "~/lib/form-state";
-import { ownChecks } from "~/lib/own-checks";
+import { ownChecks, useFormAction, useRefusedForm, wordsFor, type FormState } from "~/lib/form-state";
 
 export interface ContactFormProps {
   /** The page id, sent as the form's topic. */
