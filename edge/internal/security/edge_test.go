@@ -35,6 +35,11 @@ func policy(t *testing.T, o security.Options) *security.Policy {
 // nonce the edge sends, as ssr/app/entry.server.tsx does.
 func nonceRenderer(t *testing.T) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/__manifest" { // React Router's route manifest is JSON
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			fmt.Fprint(w, `{"patches":{}}`)
+			return
+		}
 		n := r.Header.Get(shared.HTTP.NonceHeader)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!DOCTYPE html><html><head><script nonce="%[1]s">theme()</script></head><body><h1>%[2]s</h1>`+
@@ -68,8 +73,19 @@ var headerSet = []string{
 	"Permissions-Policy", "Cross-Origin-Opener-Policy", "Cross-Origin-Resource-Policy",
 }
 
+// dataSet is what a JSON answer carries, and documentOnly (static_test.go)
+// what it does not.
+var dataSet = map[string]string{
+	"Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "X-Frame-Options": "DENY",
+	"X-Content-Type-Options": "nosniff", "Cross-Origin-Resource-Policy": "same-origin",
+}
+
 func checkHeaders(t *testing.T, what string, res *http.Response, p *security.Policy) {
 	t.Helper()
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		checkDataHeaders(t, what, res)
+		return
+	}
 	for _, h := range headerSet {
 		got := res.Header.Values(h)
 		if len(got) != 1 {
@@ -91,11 +107,30 @@ func checkHeaders(t *testing.T, what string, res *http.Response, p *security.Pol
 	}
 }
 
-// Every kind of answer the edge sends carries the whole header set: a
-// cached page (miss and hit), a streamed page, API JSON (found and not),
-// a missing asset, health, the edge's own 404, 405 and 414, and the edge's
-// 503 page when the renderer is down. A static file gets a file's set
-// instead (TestStaticAnswersAreLean).
+// checkDataHeaders: a JSON answer is data a script reads, never a page: a
+// policy that lets nothing load, run or frame it, nosniff and CORP, and
+// none of what only a page obeys (its nonce'd policy, permissions, opener,
+// referrers), which cost every API answer about 900 bytes of head.
+func checkDataHeaders(t *testing.T, what string, res *http.Response) {
+	t.Helper()
+	for h, want := range dataSet {
+		if got := res.Header.Values(h); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: %s = %q, want %q", what, h, got, want)
+		}
+	}
+	for _, h := range []string{"Permissions-Policy", "Cross-Origin-Opener-Policy", "Referrer-Policy"} {
+		if got := res.Header.Get(h); got != "" {
+			t.Errorf("%s: a JSON answer carries %s %q, which only a page obeys", what, h, got)
+		}
+	}
+}
+
+// Every kind of answer the edge sends carries its header set: a cached
+// page (miss and hit), a streamed page, a missing asset, the edge's own
+// 404, 405 and 414, and the edge's 503 page when the renderer is down the
+// whole page set; API JSON (found and not), health, React Router's route
+// manifest a JSON answer's (checkDataHeaders). A static file gets a file's
+// set instead (TestStaticAnswersAreLean).
 func TestHeadersOnEveryAnswer(t *testing.T) {
 	p := policy(t, security.Options{PublicURL: "http://localhost:8080"})
 	dir := t.TempDir()
@@ -115,6 +150,7 @@ func TestHeadersOnEveryAnswer(t *testing.T) {
 		{"streamed page", "GET", "/login", nil, 200},
 		{"streamed page, session", "GET", "/features", map[string]string{"Cookie": shared.HTTP.SessionCookie + "=x"}, 200},
 		{"API JSON", "GET", "/api/v1/platform-features", nil, 200},
+		{"route manifest", "GET", "/__manifest?paths=/features&version=1", nil, 200},
 		{"API 404", "GET", "/api/v1/no-such-thing", nil, 404},
 		{"missing asset", "GET", "/assets/nope.js", nil, 404},
 		{"health", "GET", "/healthz", nil, 200},

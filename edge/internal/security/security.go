@@ -77,6 +77,7 @@ type Policy struct {
 	cspStyle  string   // style-src-elem's sources after the nonce or hashes
 	cspTail   string   // the directives after style-src-elem
 	lean      []header // a static file's set (StaticHeaders)
+	data      []header // a JSON answer's set (Headers)
 	dev       bool
 	https     bool
 	publicURL *url.URL
@@ -152,7 +153,22 @@ func New(opts Options) (*Policy, error) {
 		p.static = append(p.static, hsts)
 		p.lean = append(p.lean, hsts)
 	}
+	// A JSON answer (the API, React Router's route manifest) is data that a
+	// script reads, never a page a browser lays out: a file's set, and a
+	// policy that lets nothing load or run and no page frame it, in case
+	// one is opened on its own (docs/decisions/0067-json-answers-carry-a-data-set.md).
+	p.data = append([]header{{"X-Frame-Options", []string{"DENY"}}, {CSPHeader, []string{dataCSP}}}, p.lean...)
 	return p, nil
+}
+
+// dataCSP is the policy of a JSON answer.
+const dataCSP = "default-src 'none'; frame-ancestors 'none'"
+
+// isJSON says whether contentType is JSON (application/json or a +json type).
+func isJSON(contentType string) bool {
+	media, _, _ := strings.Cut(contentType, ";")
+	media = strings.ToLower(strings.TrimSpace(media))
+	return media == "application/json" || strings.HasPrefix(media, "application/") && strings.HasSuffix(media, "+json")
 }
 
 // svgCSP is the policy of an SVG file opened on its own (a document that can
@@ -286,6 +302,14 @@ func Nonce(r *http.Request) string {
 // set its own, and the policy with the answer's nonce (Nonce(r)) when it set
 // none. The server calls it as the head of every answer goes out.
 func (p *Policy) Headers(h http.Header, r *http.Request) {
+	if isJSON(first(h["Content-Type"])) {
+		for _, kv := range p.data {
+			if _, ok := h[kv.name]; !ok {
+				h[kv.name] = kv.value
+			}
+		}
+		return
+	}
 	for _, kv := range p.static {
 		if _, ok := h[kv.name]; !ok {
 			h[kv.name] = kv.value
