@@ -5,7 +5,7 @@
 // Sizes and requests only: timings are make lighthouse's job.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import navigation from "@omnibus/shared/content/navigation.json" with { type: "json" };
 import site from "@omnibus/shared/content/site.json" with { type: "json" };
 import { routes } from "@omnibus/shared/route-table";
@@ -193,31 +193,44 @@ async function splitDocument(baseURL: string, path: string, cutAt: (body: string
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, release, close: () => server.close() };
 }
 
+/**
+ * Opens proxy's document (splitDocument) on a phone's screen, recording its
+ * layout shifts. Once the element `partIn` names is in, it waits a moment to
+ * see whether the browser paints before the rest is released.
+ */
+async function openInPieces(browser: Browser, proxy: Awaited<ReturnType<typeof splitDocument>>, partIn: string) {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
+  await context.addInitScript(() => {
+    const shifts: { value: number; header: string[] }[] = ((window as unknown as { __shifts: unknown[] }).__shifts = []);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean; sources: { node?: Node }[] }[]) {
+        if (entry.hadRecentInput) continue;
+        const header = entry.sources.flatMap((s) => (s.node instanceof Element && s.node.closest("header") ? [s.node.outerHTML.slice(0, 80)] : []));
+        shifts.push({ value: entry.value, header });
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  const page = await context.newPage();
+  const loaded = page.goto(proxy.url);
+  await page.waitForFunction((selector) => document.querySelector(selector), partIn);
+  const paintedEarly = await page
+    .waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 1_000 })
+    .then(() => true, () => false);
+  proxy.release();
+  await loaded;
+  await waitForHydration(page);
+  const shifts = await page.evaluate(() => (window as unknown as { __shifts: { value: number; header: string[] }[] }).__shifts);
+  await context.close();
+  proxy.close();
+  return { paintedEarly, shifts };
+}
+
 test("a document that arrives in pieces never paints half a navigation bar, so the bar does not move", async ({ browser, baseURL }) => {
   for (const path of ["/help", "/login"]) {
-    const proxy = await splitDocument(baseURL!, path);
-    const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
-    await context.addInitScript(() => {
-      const shifts: string[] = ((window as unknown as { __navShifts: string[] }).__navShifts = []);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as unknown as { sources: { node?: Node }[] }[])
-          for (const source of entry.sources) if (source.node instanceof Element && source.node.closest("header")) shifts.push(source.node.outerHTML.slice(0, 80));
-      }).observe({ type: "layout-shift", buffered: true });
-    });
-    const page = await context.newPage();
-    const loaded = page.goto(proxy.url);
-    // The first part is in: the bar's first button exists. Given a moment, would the browser paint it?
-    await page.waitForFunction(() => document.querySelector("header button"));
-    const paintedEarly = await page
-      .waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 1_000 })
-      .then(() => true, () => false);
-    proxy.release();
-    await loaded;
-    await waitForHydration(page);
+    // The first part is in once the bar's first button exists.
+    const { paintedEarly, shifts } = await openInPieces(browser, await splitDocument(baseURL!, path), "header button");
     expect(paintedEarly, `${path}: painted before its navigation bar had arrived`).toBe(false);
-    expect(await page.evaluate(() => (window as unknown as { __navShifts: string[] }).__navShifts), `${path}: the navigation bar moved`).toEqual([]);
-    await context.close();
-    proxy.close();
+    expect(shifts.flatMap((s) => s.header), `${path}: the navigation bar moved`).toEqual([]);
   }
 });
 
@@ -228,25 +241,8 @@ test("a sign-in page that arrives in pieces is painted with its whole card, so n
   for (const path of ["/login", "/register"]) {
     // Cut right after the card's submit button's opening tag: a button with no label yet.
     const proxy = await splitDocument(baseURL!, path, (body) => body.indexOf(">", body.indexOf('<button type="submit"', body.indexOf("<main"))) + 1);
-    const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
-    await context.addInitScript(() => {
-      const shifts: number[] = ((window as unknown as { __shifts: number[] }).__shifts = []);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.push(entry.value);
-      }).observe({ type: "layout-shift", buffered: true });
-    });
-    const page = await context.newPage();
-    const loaded = page.goto(proxy.url);
-    await page.waitForFunction(() => document.querySelector('main button[type="submit"]'));
-    const paintedEarly = await page
-      .waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 1_000 })
-      .then(() => true, () => false);
-    proxy.release();
-    await loaded;
-    await waitForHydration(page);
+    const { paintedEarly, shifts } = await openInPieces(browser, proxy, 'main button[type="submit"]');
     expect(paintedEarly, `${path}: painted before its card had arrived`).toBe(false);
-    expect(await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts), `${path}: something moved`).toEqual([]);
-    await context.close();
-    proxy.close();
+    expect(shifts.map((s) => s.value), `${path}: something moved`).toEqual([]);
   }
 });

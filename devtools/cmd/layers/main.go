@@ -26,17 +26,17 @@ var layers = [][]string{
 	// 0. Primitives: read a request, write an answer, small pure helpers.
 	{"httpx/request", "httpx/response", "httpx/response/responsetest", "httpx/encoding", "httpx/crossorigin",
 		"buildinfo", "poll", "routepath", "token", "validation", "hashqueue", "healthcheck", "storage",
-		"renderer", "platform", "redirects", "mail/mailtest", "billing/stripepay/stripemock"},
+		"renderer", "platform", "redirects", "mail/mailtest", "billing/stripepay/stripemock", "browsertest"},
 	// 1. Infrastructure: settings, logs, metrics, security headers, mail,
 	// limits, the renderer proxy, who on the staff may do what and the
 	// record of what they did.
-	{"config", "config/configdoc", "logging", "security", "metrics", "mail", "ratelimit", "proxy",
+	{"config", "config/configdoc", "logging", "logging/logtest", "security", "metrics", "mail", "ratelimit", "proxy",
 		"httpx/origin", "migrate", "storage/storagetest", "staff", "staff/stafftest", "audit"},
 	// 2. The mechanics of pages and API endpoints: the server, forms and how
 	// an endpoint reads and answers (exchange), pages' canonical addresses,
 	// the page cache, static files, content, its studio (API, pages,
 	// images) and its search, SEO, analytics, the theme.
-	{"server", "forms", "forms/formstest", "exchange", "canonical", "cache", "assets", "content", "studio", "studiopages", "images", "ogcard", "search", "seo", "analytics", "theme"},
+	{"server", "forms", "forms/formstest", "exchange", "canonical", "cache", "assets", "content", "content/contenttest", "studio", "studiopages", "images", "ogcard", "search", "seo", "analytics", "theme"},
 	// 3. Features: accounts (and its talk with Google's OpenID provider),
 	// billing, contact, newsletter.
 	{"accounts", "accounts/googleid", "billing", "billing/stripepay", "contact", "newsletter"},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/content/contenttest"
 	pollpkg "omnibus/edge/internal/poll"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
@@ -475,30 +476,10 @@ func TestContentPagesCarryTheirContentsDateAsLastModified(t *testing.T) {
 // not be told the page is unchanged since the repository's text.
 func TestAStudioEditOfACategoryMovesItsPagesLastModified(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
-		ctx := context.Background()
 		edited := time.Date(2031, 5, 6, 10, 0, 0, 0, time.UTC)
-		s := content.New(db, content.Options{Now: func() time.Time { return edited }})
-		if err := s.Seed(ctx); err != nil {
-			t.Fatal(err)
-		}
-		cats, err := s.Categories(ctx)
-		if err != nil || len(cats) == 0 {
-			t.Fatalf("%d categories, %v", len(cats), err)
-		}
-		it := find(t, s, content.TypeHelpCategory, cats[0].Slug)
-		d := content.Draft{Slug: it.Revision.Slug, Fields: map[string]string{}, Body: it.Revision.Body}
-		for k, v := range it.Revision.Fields {
-			d.Fields[k] = v
-		}
-		d.Fields["intro"] += " Edited in the studio."
-		if it, err = s.Save(ctx, it.ID, it.Revision.ID, "editor@example.com", d); err != nil {
-			t.Fatal(err)
-		}
-		if _, err = s.Publish(ctx, it.ID, it.Revision.ID, "editor@example.com"); err != nil {
-			t.Fatal(err)
-		}
+		s, cat := contenttest.CategoryEditedOn(t, db, edited)
 		h := s.PageData(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("page")) }))
-		for _, path := range []string{"/help/category/" + cats[0].Slug, "/help-centre"} {
+		for _, path := range []string{"/help/category/" + cat.Slug, "/help-centre"} {
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
 			if got, want := w.Header().Get("Last-Modified"), edited.Truncate(24*time.Hour).Format(http.TimeFormat); got != want {

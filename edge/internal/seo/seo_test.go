@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"omnibus/edge/internal/content"
+	"omnibus/edge/internal/content/contenttest"
 	"omnibus/edge/internal/seo"
 	"omnibus/edge/internal/storage"
 	"omnibus/edge/internal/storage/storagetest"
@@ -161,43 +162,12 @@ func TestPagesHaveDates(t *testing.T) {
 func TestAStudioEditOfACategoryMovesItsLastmod(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db *storage.DB) {
 		ctx := context.Background()
-		edited := time.Date(2031, 5, 6, 10, 0, 0, 0, time.UTC)
-		s := content.New(db, content.Options{Now: func() time.Time { return edited }})
-		if err := s.Seed(ctx); err != nil {
-			t.Fatal(err)
-		}
-		cats, err := s.Categories(ctx)
-		if err != nil || len(cats) == 0 {
-			t.Fatalf("%d categories, %v", len(cats), err)
-		}
-		items, _, err := s.List(ctx, content.Filter{Type: content.TypeHelpCategory, Limit: 200})
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := slices.IndexFunc(items, func(it content.Item) bool { return it.Slug == cats[0].Slug })
-		if i < 0 {
-			t.Fatalf("no category %s in the studio's list", cats[0].Slug)
-		}
-		it, err := s.Get(ctx, items[i].ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := content.Draft{Slug: it.Revision.Slug, Fields: map[string]string{}, Body: it.Revision.Body}
-		for k, v := range it.Revision.Fields {
-			d.Fields[k] = v
-		}
-		d.Fields["intro"] += " Edited in the studio."
-		if it, err = s.Save(ctx, it.ID, it.Revision.ID, "editor@example.com", d); err != nil {
-			t.Fatal(err)
-		}
-		if _, err = s.Publish(ctx, it.ID, it.Revision.ID, "editor@example.com"); err != nil {
-			t.Fatal(err)
-		}
+		s, cat := contenttest.CategoryEditedOn(t, db, time.Date(2031, 5, 6, 10, 0, 0, 0, time.UTC))
 		pages, err := seo.Pages(ctx, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]bool{"/help/category/" + cats[0].Slug: true, "/help-centre": true}
+		want := map[string]bool{"/help/category/" + cat.Slug: true, "/help-centre": true}
 		for _, p := range pages {
 			if want[p.Path] {
 				delete(want, p.Path)
