@@ -247,15 +247,21 @@ func StubRenderer(t testing.TB) string {
 // (isbot says no). Go's default User-Agent counts as a crawler.
 const ChromeUA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
 
-// Get requests path with a browser User-Agent and returns the response with
-// its whole body read.
-func (e *Edge) Get(t testing.TB, path string) (*http.Response, string) {
+// Get requests path with a browser User-Agent (and the headers of hdr, if
+// given) and returns the response with its whole body read. A request that
+// names its own Accept-Encoding gets the body as it was sent.
+func (e *Edge) Get(t testing.TB, path string, hdr ...http.Header) (*http.Response, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, e.URL+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("User-Agent", ChromeUA)
+	for _, h := range hdr {
+		for k, v := range h {
+			req.Header[k] = v
+		}
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -69,6 +69,5 @@ func Immutable(c echo.Context, etag, what string, load func(ctx context.Context)
 	}
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("ETag", etag)
-	h.Set("X-Content-Type-Options", "nosniff")
 	return c.Blob(http.StatusOK, contentType, body)
 }
