@@ -72,8 +72,10 @@ echo
 echo "Rows (p3): one edge, \`CACHE_MAX_BYTES=0\`; 10,000 published articles inserted straight into the content tables (a third blog"
 echo "posts, the rest help articles over today's categories), median of 10 rounds each. Before the feed and before the sitemap"
 echo "each round changes one article's published revision and reloads the store (a Refresh that finds no change rebuilds"
-echo "nothing), so those rows are the first request after a change: the feeds and the sitemap are built apart, each request"
-echo "waits for its own. Past 50,000 URLs the sitemap is an index of sitemaps (edge/internal/seo TestASitemapPastItsLimitBecomesAnIndex)."
+echo "nothing), so those rows are the first request after a change. That reload has already built the feeds and the sitemap"
+echo "and compressed them (gzip and brotli), as a publish's does before it answers: a crawler waits"
+echo "for no build, and the build's time is in the reload's row. Past 50,000 URLs the sitemap is an index of sitemaps"
+echo "(edge/internal/seo TestASitemapPastItsLimitBecomesAnIndex)."
 echo
 echo "Where the time goes (decision 0064): the store keeps the live set in memory; a change reads every item's id, state and"
 echo "published revision (narrow rows), then the fields of only the items whose revision moved, and sorts again only the changed"

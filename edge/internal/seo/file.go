@@ -18,7 +18,7 @@ import (
 // articles is 1.3 MB of XML and about a tenth of that compressed, so every
 // crawler's request compressing it again, or sending it whole, would cost
 // what the build saved; each coding is made once, on the first request that
-// accepts it or ahead of it (warm).
+// accepts it or ahead of it (site.both).
 type file struct {
 	body     []byte
 	etag     string // of body, quoted; a coding's adds its name
@@ -53,12 +53,6 @@ func (f *file) in(coding string) []byte {
 	}
 	c.once.Do(func() { c.body = httpenc.Bytes(coding, f.body) })
 	return c.body
-}
-
-// warm makes both codings now (a background rebuild), so no request waits for one.
-func (f *file) warm() {
-	f.in(httpenc.Gzip)
-	f.in(httpenc.Brotli)
 }
 
 // serve answers with the body in the coding the client accepts best, its

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -585,4 +586,81 @@ func decode(coding string, b []byte) ([]byte, error) {
 		return io.ReadAll(r)
 	}
 	return io.ReadAll(brotli.NewReader(bytes.NewReader(b)))
+}
+
+// readCounter is a content store that counts how often the sitemap and the
+// feeds read it: each read is a build of one of them.
+type readCounter struct {
+	*content.Store
+	reads atomic.Int64
+}
+
+func (r *readCounter) Articles(ctx context.Context, typ string) ([]content.Summary, error) {
+	r.reads.Add(1)
+	return r.Store.Articles(ctx, typ)
+}
+
+func (r *readCounter) Newest(ctx context.Context, typ string, n int) ([]content.Article, error) {
+	r.reads.Add(1)
+	return r.Store.Newest(ctx, typ, n)
+}
+
+// A publish's answer waits for the refresh of the published set, and that
+// refresh has rebuilt the sitemap and the feeds: the first crawler after a
+// publish (of 10,000 articles, say) is served what is built, and never waits
+// for a build on its request.
+func TestARefreshRebuildsTheSitemapAndFeedsBeforeItReturns(t *testing.T) {
+	ctx := context.Background()
+	src := &readCounter{Store: store(t)}
+	e := echo.New()
+	if err := seo.Register(e, "https://omnibus.example", src); err != nil {
+		t.Fatal(err)
+	}
+	items, _, err := src.List(ctx, content.Filter{Type: content.TypeBlog, State: content.StatePublished, Limit: 1})
+	if err != nil || len(items) == 0 {
+		t.Fatalf("a published blog article: %v %v", items, err)
+	}
+	it, err := src.Get(ctx, items[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := content.Draft{Slug: it.Revision.Slug, Fields: map[string]string{}, Body: it.Revision.Body}
+	for k, v := range it.Revision.Fields {
+		d.Fields[k] = v
+	}
+	d.Fields["title"] = "Retitled in the studio"
+	if it, err = src.Save(ctx, it.ID, it.Revision.ID, contenttest.Editor, d); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = src.Publish(ctx, it.ID, it.Revision.ID, contenttest.Editor); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	built := src.reads.Load()
+	for _, coding := range []string{"gzip", "br", ""} {
+		for _, path := range []string{seo.RSSPath, "/sitemap.xml"} {
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			req.Header.Set("Accept-Encoding", coding)
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, req)
+			body := rec.Body.Bytes()
+			if coding != "" {
+				if body, err = decode(coding, body); err != nil {
+					t.Fatalf("%s in %s: %v", path, coding, err)
+				}
+			}
+			want := "Retitled in the studio"
+			if path == "/sitemap.xml" {
+				want = "/blog/article/" + it.Revision.Slug + "</loc>"
+			}
+			if rec.Code != http.StatusOK || !bytes.Contains(body, []byte(want)) {
+				t.Fatalf("%s in %q after the publish: %d without %q", path, coding, rec.Code, want)
+			}
+		}
+	}
+	if n := src.reads.Load() - built; n != 0 {
+		t.Errorf("the first requests after the publish's refresh read the content %d times: they built what the refresh should have", n)
+	}
 }

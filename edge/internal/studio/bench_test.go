@@ -193,8 +193,9 @@ func BenchmarkScheduledPublishServedEverywhere(b *testing.B) {
 // (a third blog posts, the rest help articles across today's categories),
 // and reports each one's median in milliseconds. The feed and the sitemap
 // are asked first after a change of one article's published revision and
-// the Refresh that follows (as a publish does): that request waits for both
-// to be built; the next (-again) is served from memory, compressed once.
+// the Refresh that follows (as a publish does), which builds both and
+// compresses them before it returns; the next (-again) is served
+// from the same memory.
 // Each is timed to its last byte as sent (gzip), not to the client's
 // inflating it.
 // refresh- is that Refresh.
