@@ -4,6 +4,7 @@
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import type { DeferredScriptsServer, Parts } from "./deferred-scripts";
+import { laterDiscovery } from "./later-discovery";
 import { nearImages } from "./near-images";
 
 /**
@@ -16,9 +17,10 @@ import { nearImages } from "./near-images";
  * tens of milliseconds, and one task of all three blocked a tap for up to
  * 240 ms (docs/performance.md, "Where the main thread goes on a quiet
  * machine"). Then the pictures below the first screen wait for the visitor
- * (lib/near-images.ts, its own text).
+ * (lib/near-images.ts, its own text), and so does React Router's route
+ * discovery (lib/later-discovery.ts).
  */
-export const BOOT = `(function(){var m=document.currentScript.previousElementSibling,d=0;function go(){if(d)return;d=1;var h=document.head,a=JSON.parse(m.dataset.preload);for(var i=0;i<a.length;i++){var l=document.createElement("link");l.rel="modulepreload";l.href=a[i];l.nonce=m.nonce;h.appendChild(l)}setTimeout(function(){var c=m.dataset.stylesheet;if(!h.querySelector('link[rel="stylesheet"][href="'+c+'"]')){var k=document.createElement("link");k.rel="stylesheet";k.href=c;h.appendChild(k)}setTimeout(function(){var s=document.createElement("script");s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;h.appendChild(s)})})}try{new PerformanceObserver(function(l){if(l.getEntriesByName("first-contentful-paint").length)go()}).observe({type:"paint",buffered:true})}catch(e){go()}addEventListener("load",function(){setTimeout(go,1000)})})();(${nearImages.toString()})()`;
+export const BOOT = `(function(){var m=document.currentScript.previousElementSibling,d=0;function go(){if(d)return;d=1;var h=document.head,a=JSON.parse(m.dataset.preload);for(var i=0;i<a.length;i++){var l=document.createElement("link");l.rel="modulepreload";l.href=a[i];l.nonce=m.nonce;h.appendChild(l)}setTimeout(function(){var c=m.dataset.stylesheet;if(!h.querySelector('link[rel="stylesheet"][href="'+c+'"]')){var k=document.createElement("link");k.rel="stylesheet";k.href=c;h.appendChild(k)}setTimeout(function(){var s=document.createElement("script");s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;h.appendChild(s)})})}try{new PerformanceObserver(function(l){if(l.getEntriesByName("first-contentful-paint").length)go()}).observe({type:"paint",buffered:true})}catch(e){go()}addEventListener("load",function(){setTimeout(go,1000)})})();(${nearImages.toString()})();(${laterDiscovery.toString()})()`;
 
 /**
  * Runs in <head>, before <body> exists (when a stylesheet may still hold the

@@ -1,0 +1,65 @@
+// React Router's route discovery waits for the visitor
+// (docs/decisions/0068-route-discovery-waits-for-the-visitor.md).
+//
+// As the page hydrates, React Router gathers every link and form it made
+// (their data-discover attribute), asks the edge which routes they lead to
+// (/__manifest) and re-renders the whole page with those routes added. A
+// first visit that never leaves the page needs none of it: on a slow phone it
+// was a fifth of the scripts' work after the first paint, and one request.
+// laterDiscovery() takes the links' data-discover away before the page
+// hydrates (and from any that arrive later in the document) and gives it back
+// at the visitor's first sign of heading somewhere: the pointer over the
+// page, a touch, a key, a focus. React Router's own watcher then sees the
+// links again and asks for their routes as it always did. A click before that
+// still navigates on the client: React Router asks for a route it does not
+// know when it navigates to it, and the release comes first (the pointer is
+// over the link before it presses).
+//
+// Hovering a link prefetches its page (prefetch="intent"), and React Router
+// looks its route up once, 100 ms after the pointer came; on the first hover
+// the route may not have arrived by then. So when the routes arrive and the
+// pointer is still over a link, the link is told the pointer left and, once
+// that is drawn, came back: it looks again and prefetches.
+//
+// It runs in BOOT (lib/deferred-scripts.server.ts), as its own text, before
+// any module loads: self-contained, no imports, no closure over module scope.
+export function laterDiscovery(): void {
+  type Router = { subscribe: (fn: (state: { navigation: { state: string } }) => void) => () => void };
+  const w = window as unknown as { __laterDiscovery?: boolean; __reactRouterDataRouter?: Router; __reactRouterManifest?: { routes: object } };
+  if (w.__laterDiscovery) return;
+  w.__laterDiscovery = true;
+  const held: Element[] = [];
+  const hold = () =>
+    document.querySelectorAll("a[data-discover],form[data-discover]").forEach((el) => {
+      el.removeAttribute("data-discover");
+      held.push(el);
+    });
+  hold();
+  const watcher = typeof MutationObserver == "function" ? new MutationObserver(hold) : null;
+  watcher?.observe(document.documentElement, { childList: true, subtree: true });
+  const signs = ["pointerover", "pointerdown", "touchstart", "keydown", "focusin"];
+  const routeCount = () => Object.keys(w.__reactRouterManifest?.routes ?? {}).length;
+  const release = () => {
+    for (const k of signs) removeEventListener(k, release, true);
+    watcher?.disconnect();
+    for (const el of held) el.setAttribute("data-discover", "true");
+    held.length = 0;
+    const router = w.__reactRouterDataRouter;
+    if (!router) return; // not hydrated yet: React Router's first look at the page finds the links
+    const before = routeCount();
+    const stop = router.subscribe((state) => {
+      if (routeCount() == before || state.navigation.state != "idle") return;
+      stop();
+      const hovered = document.querySelector("a[data-discover]:hover");
+      if (!hovered) return;
+      // Out, and once React has drawn that (the link forgets the hover), in again.
+      hovered.dispatchEvent(new MouseEvent("mouseout", { bubbles: true, relatedTarget: null }));
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          if (hovered.matches(":hover")) hovered.dispatchEvent(new MouseEvent("mouseover", { bubbles: true, relatedTarget: null }));
+        }, 0),
+      );
+    });
+  };
+  for (const k of signs) addEventListener(k, release, { capture: true, passive: true });
+}
