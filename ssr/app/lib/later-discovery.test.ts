@@ -81,6 +81,16 @@ describe("route discovery waits for the visitor", () => {
     expect(listeners).toHaveLength(0);
   });
 
+  it("leaves a page the installed app's worker controls as it is: offline, its routes could not be asked for later", () => {
+    Object.defineProperty(navigator, "serviceWorker", { value: { controller: {} }, configurable: true });
+    try {
+      laterDiscovery();
+      expect(marked()).toBe(3);
+    } finally {
+      Reflect.deleteProperty(navigator, "serviceWorker");
+    }
+  });
+
   it("runs once per page, however often BOOT's text runs", () => {
     laterDiscovery();
     document.body.dispatchEvent(new Event("pointerover", { bubbles: true }));

@@ -13,7 +13,8 @@
 // links again and asks for their routes as it always did. A click before that
 // still navigates on the client: React Router asks for a route it does not
 // know when it navigates to it, and the release comes first (the pointer is
-// over the link before it presses).
+// over the link before it presses). A page the installed app's service
+// worker controls is left alone: offline, the routes could not be asked for.
 //
 // Hovering a link prefetches its page (prefetch="intent"), and React Router
 // looks its route up once, 100 ms after the pointer came; on the first hover
@@ -28,6 +29,10 @@ export function laterDiscovery(): void {
   const w = window as unknown as { __laterDiscovery?: boolean; __reactRouterDataRouter?: Router; __reactRouterManifest?: { routes: object } };
   if (w.__laterDiscovery) return;
   w.__laterDiscovery = true;
+  // A page the installed app's service worker answers may be used offline
+  // later, where a route not asked for now could not be asked for: it asks
+  // as it hydrates, as before (a first visit has no worker yet).
+  if (navigator.serviceWorker?.controller) return;
   const held: Element[] = [];
   const hold = () =>
     document.querySelectorAll("a[data-discover],form[data-discover]").forEach((el) => {
