@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { matchPath } from "react-router";
 import { firstSlug } from "./first-load.mjs";
 import { startEdge as startLocalEdge, stop } from "./local-edge.mjs";
 
@@ -52,14 +53,11 @@ const PAGES = (process.env.LIGHTHOUSE_PAGES?.split(",") ?? [
 // sign-in step, say). Lighthouse's SEO category counts "is-crawlable" against
 // them; their SEO goal is every other SEO audit, and that they are indeed
 // not crawlable (a page marked noindex that crawlers may index is a miss).
-const NOINDEX = JSON.parse(readFileSync(path.join(rootDir, "shared", "routes.json"), "utf8"))
-  .routes.filter((r) => r.noindex)
-  .map((r) => new RegExp(`^${r.path.replace(/:[^/]+/g, "[^/]+")}$`));
-const noindexPage = (pagePath) => NOINDEX.some((re) => re.test(pagePath));
+const NOINDEX = JSON.parse(readFileSync(path.join(rootDir, "shared", "routes.json"), "utf8")).routes.filter((r) => r.noindex).map((r) => r.path);
+const noindexPage = (pagePath) => NOINDEX.some((pattern) => matchPath(pattern, pagePath));
 
-/** The SEO score a page's goal reads: Lighthouse's, or for a noindex page its audits but "is-crawlable". */
-function seoScore(lhr, pagePath) {
-  if (!noindexPage(pagePath)) return Math.round((lhr.categories.seo.score ?? 0) * 100);
+/** A noindex page's SEO score: every SEO audit but "is-crawlable", which must fail there (0 when it does not). */
+function noindexSeoScore(lhr) {
   if (lhr.audits["is-crawlable"].score !== 0) return 0;
   const refs = lhr.categories.seo.auditRefs.filter((r) => r.id !== "is-crawlable" && r.weight > 0 && lhr.audits[r.id].score !== null);
   const weight = refs.reduce((sum, r) => sum + r.weight, 0);
@@ -103,7 +101,7 @@ async function audit(url, chromePort, label, run) {
     performance: score("performance"),
     accessibility: score("accessibility"),
     "best-practices": score("best-practices"),
-    seo: seoScore(lhr, new URL(url).pathname),
+    seo: noindexPage(new URL(url).pathname) ? noindexSeoScore(lhr) : score("seo"),
     fcp: num("first-contentful-paint"),
     lcp: num("largest-contentful-paint"),
     tbt: num("total-blocking-time"),
