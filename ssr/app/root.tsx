@@ -85,7 +85,8 @@ function DemoStylesheet({ href }: { href: string }) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce(); // the edge's CSP nonce (server only: browsers hide it)
   // The theme cookie's choice: the server writes the dark class itself, so the page is right without JavaScript.
-  const theme = (useRouteLoaderData("root") as { theme?: ThemePreference } | undefined)?.theme ?? DEFAULT_THEME;
+  const rootData = useRouteLoaderData("root") as { theme?: ThemePreference; account?: unknown } | undefined;
+  const theme = rootData?.theme ?? DEFAULT_THEME;
   return (
     // The theme script sets class="dark" (or takes it off) before hydration: that attribute alone may differ.
     <html lang={LOCALE} className={theme === "dark" ? "dark" : undefined} suppressHydrationWarning>
@@ -111,8 +112,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         {children}
         {/* React Router's scripts and the whole stylesheet (cached for every later page), fetched
-            once the first paint is on screen; without JavaScript the stylesheet still applies. */}
-        <DeferredScripts stylesheet={stylesheet} />
+            once the first paint is on screen; without JavaScript the stylesheet still applies.
+            An anonymous visitor's page hydrates at their first sign: it works as plain HTML until
+            then. A signed-in one's (the studio, the merchant's pages) as soon as it has painted. */}
+        <DeferredScripts stylesheet={stylesheet} start={rootData?.account ? "paint" : "sign"} />
         {/* The page's JSON-LD, server only (lib/seo.server.tsx). */}
         <ServerBodyEnd />
       </body>

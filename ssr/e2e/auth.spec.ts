@@ -13,7 +13,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import auth from "@omnibus/shared/content/auth.json" with { type: "json" };
 import journey from "@omnibus/shared/content/journey.json" with { type: "json" };
-import { collectErrors, expectNoHydrationProblems, settle, signUpHeaders, waitForHydration, waitForIsland } from "./helpers";
+import { collectErrors, expectNoHydrationProblems, firstSign, settle, signUpHeaders, waitForHydration, waitForIsland } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
 
 const GSI = "https://accounts.google.com/gsi/client";
@@ -506,6 +506,7 @@ test.describe("Google sign-in", () => {
         }).observe(document, { childList: true, subtree: true });
       });
       await page.goto(`${G_ORIGIN}${p}`);
+      await firstSign(page); // the page hydrates from the visitor's first sign on
       await expect(page.locator("form[novalidate]")).toBeAttached(); // the form has hydrated; the button's code is held
       await expect(page.locator("[data-google]")).toBeVisible();
       release();

@@ -1,14 +1,14 @@
 // What a first visit of / moves before the visitor does anything: on a
 // phone's screen (Lighthouse's mobile run: 412 × 823), no code of sign-up,
 // sign-in, Google or the service worker, no route discovery request
-// (/__manifest), one favicon and no install icon, no
+// (/__manifest), no hydration and no full stylesheet (the page hydrates at
+// the visitor's first sign), one favicon and no install icon, no
 // picture below the first screen, and all of it within the byte budget of
 // perf-budget.json (firstVisit). After a first interaction the pictures and
 // the installable app's manifest follow, and without JavaScript every
 // picture is there as before.
 import { expect, test, type Page, type Request } from "@playwright/test";
 import budget from "../perf-budget.json" with { type: "json" };
-import { waitForHydration } from "./helpers";
 import { startLocalEdge, type LocalEdge } from "./local-edge";
 
 test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
@@ -34,11 +34,15 @@ function record(page: Page) {
   return requests;
 }
 
-/** The first visit of /, hydrated, once the network is quiet; no click, key, touch or scroll. */
+/** Resolves once the page has painted and BOOT has preloaded React Router's chunks (lib/boot.ts). */
+const preloaded = (page: Page, timeout?: number) =>
+  page.waitForFunction(() => document.readyState === "complete" && !!document.querySelector('link[rel="modulepreload"]'), undefined, { timeout });
+
+/** The first visit of /, once the network is quiet; no pointer, click, key, touch or scroll. */
 async function firstVisit(page: Page) {
   const requests = record(page);
   await page.goto("/");
-  await waitForHydration(page);
+  await preloaded(page);
   await page.waitForLoadState("networkidle");
   return requests;
 }
@@ -53,6 +57,12 @@ test("a first visit of / fetches only what its first screen needs, within the by
   expect(paths.filter((p) => notYet.test(p))).toEqual([]);
   // React Router's route discovery waits for the visitor too (lib/later-discovery.ts).
   expect(paths.filter((p) => p.startsWith("/__manifest")), "route discovery requests").toEqual([]);
+  // So do hydration and the full stylesheet (lib/boot.ts): a visitor who only reads runs no
+  // React and restyles nothing; the inline CSS draws the whole page. The chunks are preloaded.
+  expect(paths.filter((p) => /^\/assets\/app-[^/]+\.css$/.test(p)), "the full stylesheet").toEqual([]);
+  expect(paths.some((p) => /^\/assets\/entry\.client-[^/]+\.js$/.test(p)), "React Router's client, preloaded").toBe(true);
+  const hydrated = await page.evaluate(() => [...document.querySelectorAll("a")].some((a) => Object.keys(a).some((key) => key.startsWith("__reactProps"))));
+  expect(hydrated, "React has hydrated").toBe(false);
   // One favicon, the header's brand mark; no install icon, no web app manifest.
   // (The browser asks for it twice, as picture and as tab icon; the second comes from its cache.)
   expect([...new Set(paths.filter((p) => /^\/favicon\./.test(p)))]).toEqual(["/favicon.webp"]);
@@ -117,7 +127,7 @@ test.describe("a slow phone's first visit, Google sign-in configured", () => {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     const requests = record(page);
     await page.goto("/", { timeout: 60_000 });
-    await waitForHydration(page);
+    await preloaded(page, 60_000);
     // The page is configured for Google: its server markup has the section (a link to the redirect flow).
     await expect(page.locator("[data-google-signin]")).toBeAttached();
     await page.waitForLoadState("networkidle", { timeout: 60_000 });
@@ -128,7 +138,7 @@ test.describe("a slow phone's first visit, Google sign-in configured", () => {
     // visitor's first sign, not as the page hydrates (it used to ask 1-3 times).
     expect(paths.filter((p) => p.startsWith("/__manifest")), "route discovery requests").toEqual([]);
 
-    // The visitor's first tap (on the page's background): the section's code follows, and the routes, once.
+    // The visitor's first tap (on the page's heading): the page hydrates, the section's code follows, and the routes, once.
     const section = page.waitForRequest((r) => new URL(r.url()).pathname.startsWith("/assets/google-section"), { timeout: 60_000 });
     const routes = page.waitForRequest((r) => new URL(r.url()).pathname === "/__manifest", { timeout: 60_000 });
     await page.locator("main h1").first().tap();

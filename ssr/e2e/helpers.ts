@@ -20,12 +20,24 @@ export const notFound = table.notFound;
 export { examplePath } from "./example-paths";
 
 /**
+ * The visitor's first sign, at which an anonymous visitor's page starts
+ * hydrating (lib/boot.ts): the mouse comes over the page, at its top left
+ * corner, where no page has a link (a hover there prefetches nothing).
+ */
+export async function firstSign(page: Page) {
+  await page.mouse.move(2, 2);
+  await page.mouse.move(1, 1);
+}
+
+/**
  * Resolves once React has hydrated the page (React attaches its props to
  * hydrated DOM nodes) and the full stylesheet applies: both are fetched after
  * the first paint (lib/deferred-scripts.tsx), the stylesheet can arrive after
  * hydration, and below the first screen the page is only fully styled then.
+ * An anonymous visitor's page hydrates at their first sign (lib/boot.ts): firstSign first.
  */
 export async function waitForHydration(page: Page) {
+  await firstSign(page);
   await page.waitForFunction(() => {
     const link = document.querySelector("header a[href='/']");
     const hydrated = !!link && Object.keys(link).some((key) => key.startsWith("__reactProps"));

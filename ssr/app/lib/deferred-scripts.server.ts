@@ -4,23 +4,19 @@
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import type { DeferredScriptsServer, Parts } from "./deferred-scripts";
+import { boot } from "./boot";
+import { PLACEHOLDER_IMAGE } from "./constants";
 import { laterDiscovery } from "./later-discovery";
 import { nearImages } from "./near-images";
 
 /**
- * Runs in the document, right after the inert module script. Static text, so
- * a cached page's policy allows it by one hash whatever the page. The
- * `paint` observer is how the first paint is known; browsers without it, or
- * a page that has not painted by its load event plus a second (a background
- * tab), start at once. The preloads, the stylesheet and the module script
- * are added in three tasks, not one: on a slow phone each insertion costs
- * tens of milliseconds, and one task of all three blocked a tap for up to
- * 240 ms (docs/performance.md, "Where the main thread goes on a quiet
- * machine"). Then the pictures below the first screen wait for the visitor
- * (lib/near-images.ts, its own text), and so does React Router's route
- * discovery (lib/later-discovery.ts).
+ * Runs in the document, right after the inert module script: the start of
+ * React Router's scripts after the first paint, hydration at the visitor's
+ * first sign (lib/boot.ts), then the pictures below the first screen
+ * (lib/near-images.ts) and React Router's route discovery
+ * (lib/later-discovery.ts), which wait for the visitor too. Each its own text.
  */
-export const BOOT = `(function(){var m=document.currentScript.previousElementSibling,d=0;function go(){if(d)return;d=1;var h=document.head,a=JSON.parse(m.dataset.preload);for(var i=0;i<a.length;i++){var l=document.createElement("link");l.rel="modulepreload";l.href=a[i];l.nonce=m.nonce;h.appendChild(l)}setTimeout(function(){var c=m.dataset.stylesheet;if(!h.querySelector('link[rel="stylesheet"][href="'+c+'"]')){var k=document.createElement("link");k.rel="stylesheet";k.href=c;h.appendChild(k)}setTimeout(function(){var s=document.createElement("script");s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;h.appendChild(s)})})}try{new PerformanceObserver(function(l){if(l.getEntriesByName("first-contentful-paint").length)go()}).observe({type:"paint",buffered:true})}catch(e){go()}addEventListener("load",function(){setTimeout(go,1000)})})();(${nearImages.toString()})();(${laterDiscovery.toString()})()`;
+export const BOOT = `(${boot.toString()})();(${nearImages.toString()})(${JSON.stringify(PLACEHOLDER_IMAGE)});(${laterDiscovery.toString()})()`;
 
 /**
  * Runs in <head>, before <body> exists (when a stylesheet may still hold the

@@ -14,7 +14,8 @@
 //   - BOOT, a small script that, once the browser reports the first
 //     contentful paint, adds the preloads and the stylesheet and runs the
 //     module script by re-creating it (same text: the nonce or, in a cached
-//     page, the sealed hash of the inert copy allows it).
+//     page, the sealed hash of the inert copy allows it), for an anonymous
+//     visitor only at their first sign (lib/boot.ts).
 // Without JavaScript the <noscript> stylesheet applies. A deep link (a URL
 // with a #section, usually below the first screen) gets the stylesheet as
 // before, blocking the first paint: DEEP_LINK_STYLESHEET, in <head>, adds it
@@ -52,8 +53,14 @@ export function DeepLinkStylesheet({ href }: { href: string }) {
   return <script nonce={nonce} data-href={href} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: server?.deepLink ?? "" }} />;
 }
 
+/**
+ * When React Router's client starts (lib/boot.ts): once the page has painted,
+ * or at the visitor's first sign after that (the page works without it until then).
+ */
+export type ScriptsStart = "paint" | "sign";
+
 /** React Router's scripts, started after the first paint, and the full stylesheet. */
-export function DeferredScripts({ stylesheet }: { stylesheet: string }) {
+export function DeferredScripts({ stylesheet, start }: { stylesheet: string; start: ScriptsStart }) {
   const server = useContext(ServerContext);
   const framework = useContext(FrameworkContext);
   const dataRouter = useContext(DataRouterContext);
@@ -81,6 +88,7 @@ export function DeferredScripts({ stylesheet }: { stylesheet: string }) {
         type={INERT_MODULE_TYPE}
         data-preload={JSON.stringify(parts.preload)}
         data-stylesheet={stylesheet}
+        data-start={start}
         suppressHydrationWarning
         dangerouslySetInnerHTML={{ __html: parts.module }}
       />

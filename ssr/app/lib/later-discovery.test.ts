@@ -81,6 +81,28 @@ describe("route discovery waits for the visitor", () => {
     expect(listeners).toHaveLength(0);
   });
 
+  // An anonymous visitor's page hydrates at this same sign (lib/boot.ts): React Router makes
+  // its router after the release, and the link under the pointer must still look again.
+  it("when the page hydrates after the sign, watches the router React Router makes then", () => {
+    const listeners: Listener[] = [];
+    w.__reactRouterManifest = { routes: { root: {}, home: {} } };
+    laterDiscovery();
+    document.body.dispatchEvent(new Event("pointerover", { bubbles: true }));
+    expect(listeners).toHaveLength(0);
+    const router = {
+      subscribe: (fn: Listener) => {
+        listeners.push(fn);
+        return () => listeners.splice(listeners.indexOf(fn), 1);
+      },
+    };
+    w.__reactRouterDataRouter = router;
+    expect(w.__reactRouterDataRouter).toBe(router);
+    expect(listeners).toHaveLength(1);
+    w.__reactRouterManifest.routes.features = {};
+    listeners[0]({ navigation: { state: "idle" } });
+    expect(listeners).toHaveLength(0);
+  });
+
   it("leaves a page the installed app's worker controls as it is: offline, its routes could not be asked for later", () => {
     Object.defineProperty(navigator, "serviceWorker", { value: { controller: {} }, configurable: true });
     try {

@@ -50,7 +50,22 @@ export function laterDiscovery(): void {
     for (const el of held) el.setAttribute("data-discover", "true");
     held.length = 0;
     const router = w.__reactRouterDataRouter;
-    if (!router) return; // not hydrated yet: React Router's first look at the page finds the links
+    if (router) return rehover(router);
+    // Not hydrated yet (an anonymous visitor's page hydrates at this same sign: lib/boot.ts).
+    // React Router's first look at the page finds the links; the hovered one looks again
+    // once their routes arrived, as below, from the moment React Router makes its router.
+    let made: Router | undefined;
+    Object.defineProperty(w, "__reactRouterDataRouter", {
+      configurable: true,
+      get: () => made,
+      set: (r: Router) => {
+        made = r;
+        Object.defineProperty(w, "__reactRouterDataRouter", { configurable: true, writable: true, value: r });
+        rehover(r);
+      },
+    });
+  };
+  const rehover = (router: Router) => {
     const before = routeCount();
     const stop = router.subscribe((state) => {
       if (routeCount() == before || state.navigation.state != "idle") return;

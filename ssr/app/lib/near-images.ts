@@ -26,7 +26,7 @@
 // any module loads: self-contained, no imports, no closure over module scope.
 // The browser bundle carries none of it: a MutationObserver finds the
 // pictures a client render adds.
-export function nearImages(): void {
+export function nearImages(placeholder?: string): void {
   type State = { on: boolean; near: boolean; io: IntersectionObserver | null; scan: () => void };
   const w = window as unknown as { __nearImages?: State };
   if (w.__nearImages) return w.__nearImages.scan();
@@ -93,6 +93,21 @@ export function nearImages(): void {
     document.head.appendChild(link);
     dispatchEvent(new Event("omnibus:first-interaction"));
   });
+  // A picture that fails to load shows the placeholder in its box (SPEC: components/ui/image.tsx
+  // does it once hydrated; before hydration, which waits for the visitor, it is done here).
+  if (placeholder)
+    document.addEventListener(
+      "error",
+      (e) => {
+        const img = e.target as HTMLImageElement;
+        if (img.tagName != "IMG" || img.parentElement?.tagName != "PICTURE" || img.getAttribute("src") == placeholder) return;
+        img.removeAttribute("srcset");
+        img.removeAttribute("sizes");
+        img.setAttribute("data-failed", "true");
+        img.src = placeholder;
+      },
+      true,
+    );
   state.scan();
   // Pictures a client render adds (a client navigation, an island) wait the same way.
   if (typeof MutationObserver == "function") new MutationObserver(state.scan).observe(document.documentElement, { childList: true, subtree: true });

@@ -1,0 +1,100 @@
+// BOOT's start (lib/boot.ts): the chunks are preloaded once the page has
+// painted, and React Router's client, with the full stylesheet, starts at an
+// anonymous visitor's first sign, after the frame that answers it. A visitor
+// who only reads never pays for hydration; a tap paints before it begins.
+import { JSDOM } from "jsdom";
+import { describe, expect, it } from "vitest";
+import { BOOT } from "./deferred-scripts.server";
+
+/** A document with BOOT after the inert module script; jsdom draws no paint, so BOOT starts at once. */
+function page(start: "sign" | "paint", worker = false) {
+  const dom = new JSDOM(
+    `<!DOCTYPE html><html><head></head><body><a href="/features">Features</a>` +
+      `<script type="text/x-module" data-preload='["/assets/a.js","/assets/b.js"]' data-stylesheet="/assets/app.css" data-start="${start}">import "/assets/a.js";</script>` +
+      `<script>${BOOT}</script></body></html>`,
+    {
+      runScripts: "dangerously",
+      pretendToBeVisual: true, // requestAnimationFrame
+      url: "https://example.test/",
+      beforeParse: (window) => {
+        if (worker) Object.defineProperty(window.navigator, "serviceWorker", { value: { controller: {} } });
+      },
+    },
+  );
+  const head = dom.window.document.head;
+  const added = () => ({
+    preloads: head.querySelectorAll('link[rel="modulepreload"]').length,
+    stylesheet: head.querySelectorAll('link[rel="stylesheet"]').length,
+    module: head.querySelectorAll('script[type="module"]').length,
+  });
+  // BOOT's steps each wait for a frame and a task: ours, queued after them, end after BOOT's.
+  const frame = () => new Promise((resolve) => dom.window.requestAnimationFrame(() => dom.window.setTimeout(resolve, 0)));
+  const frames = async (n = 3) => {
+    for (let i = 0; i < n; i++) await frame();
+  };
+  const fire = (type: string, init: object = {}) => {
+    const Event = type.startsWith("pointer") ? dom.window.MouseEvent : dom.window.Event;
+    const event = new Event(type, { bubbles: true, ...init });
+    if ("pointerType" in init) Object.defineProperty(event, "pointerType", { value: (init as { pointerType: string }).pointerType });
+    dom.window.document.querySelector("a")!.dispatchEvent(event);
+  };
+  return { dom, added, frames, fire };
+}
+
+describe("BOOT's start", () => {
+  it("for a visitor who only reads: the chunks are preloaded, and neither the stylesheet nor React Router's client comes", async () => {
+    const { added, frames } = page("sign");
+    await frames(5);
+    expect(added()).toEqual({ preloads: 2, stylesheet: 0, module: 0 });
+  });
+
+  it("at a mouse coming over the page: the stylesheet, then React Router's client, after the frame", async () => {
+    const { added, frames, fire } = page("sign");
+    await frames();
+    fire("pointerover", { pointerType: "mouse" });
+    expect(added().module).toBe(0);
+    await frames();
+    expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 1 });
+  });
+
+  it("at a tap: only once the finger is lifted and that frame is drawn, so the tap paints first", async () => {
+    const { added, frames, fire } = page("sign");
+    await frames();
+    fire("pointerover", { pointerType: "touch" });
+    fire("pointerdown", { pointerType: "touch" });
+    fire("touchstart");
+    await frames();
+    expect(added().module, "while the finger is down").toBe(0);
+    fire("pointerup", { pointerType: "touch" });
+    fire("click");
+    await frames();
+    expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 1 });
+  });
+
+  for (const sign of ["keydown", "focusin", "scroll", "wheel"]) {
+    it(`at a ${sign}`, async () => {
+      const { added, frames, fire } = page("sign");
+      await frames();
+      fire(sign);
+      if (sign === "keydown") fire("keyup");
+      await frames();
+      expect(added().module).toBe(1);
+    });
+  }
+
+  it("for a signed-in visitor: at once after the paint, preloads, stylesheet and client each in a task of its own", async () => {
+    const { dom, added } = page("paint");
+    const turn = () => new Promise((resolve) => dom.window.setTimeout(resolve, 0));
+    expect(added()).toEqual({ preloads: 2, stylesheet: 0, module: 0 });
+    await turn();
+    expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 0 });
+    await turn();
+    expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 1 });
+  });
+
+  it("on a page the installed app's worker controls: at once, as it may be used offline", async () => {
+    const { added, frames } = page("sign", true);
+    await frames();
+    expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 1 });
+  });
+});

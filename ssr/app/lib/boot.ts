@@ -1,0 +1,101 @@
+// The start of React Router's scripts (docs/decisions/0016-scripts-after-first-paint.md,
+// 0069-hydration-waits-for-the-visitor.md).
+//
+// Runs in the document, right after the inert module script (lib/deferred-scripts.tsx),
+// as BOOT's first part (lib/deferred-scripts.server.ts): its own text, no
+// imports, no closure over module scope. Static text, so a cached page's
+// policy allows it by one hash whatever the page.
+//
+// 1. Once the browser reports the first contentful paint (browsers without the
+//    `paint` observer, or a page that has not painted by its load event plus a
+//    second, a background tab, start at once), it adds the module preloads,
+//    and, in a task of its own (on a slow phone each insertion costs tens of
+//    milliseconds), gets ready to start.
+// 2. The start links the full stylesheet and, in a task of its own, runs the
+//    module script (React Router's client: hydration). It comes at once when
+//    the inert script says `data-start="paint"` (a signed-in visitor) or a
+//    service worker controls the page (the installed app), and else at the
+//    visitor's first sign: the pointer over the page, a press, a touch, a
+//    key, a focus, a wheel, a scroll. The page works without it until then:
+//    every link and form, the menu and the theme buttons are plain HTML
+//    answered by the browser or the theme script, and the inline CSS draws
+//    the whole page (app/critical.css). The full stylesheet is for the pages
+//    a client navigation draws. A visitor who only reads never pays for
+//    hydration, nor for restyling the whole page, nor for the stylesheet's
+//    bytes. The chunks are preloaded at the first paint, so hydration fetches
+//    nothing. A press (a tap, a click, a key) runs first: the start waits for
+//    its end and for the frame that answers it, so the tap paints before
+//    hydration takes the main thread.
+export function boot(): void {
+  const m = document.currentScript!.previousElementSibling as HTMLScriptElement;
+  const h = document.head;
+  const atPaint = m.dataset.start != "sign" || !!navigator.serviceWorker?.controller;
+  let painted = false;
+  let signed = atPaint;
+  let started = false;
+  const stylesheet = m.dataset.stylesheet!;
+  const linked = () => h.querySelector(`link[rel="stylesheet"][href="${stylesheet}"]`);
+  const start = () => {
+    if (started || !painted || !signed) return;
+    started = true;
+    if (!linked()) {
+      const k = document.createElement("link");
+      k.rel = "stylesheet";
+      k.href = stylesheet;
+      h.appendChild(k);
+    }
+    setTimeout(() => {
+      const s = document.createElement("script");
+      s.type = "module";
+      s.nonce = m.nonce;
+      s.textContent = m.textContent;
+      h.appendChild(s);
+    }, 0);
+  };
+  const afterFrame = () =>
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        signed = true;
+        start();
+      }, 0),
+    );
+  if (!atPaint) {
+    const signs = ["pointerover", "pointerdown", "touchstart", "keydown", "focusin", "wheel", "scroll"];
+    const ends = ["pointerup", "pointercancel", "touchend", "touchcancel", "keyup", "click"];
+    const ended = () => {
+      for (const k of ends) removeEventListener(k, ended, true);
+      afterFrame();
+    };
+    const sign = (e: Event) => {
+      for (const k of signs) removeEventListener(k, sign, true);
+      // A mouse's arrival, a focus, a scroll: after its frame. A press (a touch's pointerover included): after it ends.
+      if (!/^(pointerover|pointerdown|touchstart|keydown)$/.test(e.type) || (e.type == "pointerover" && (e as PointerEvent).pointerType == "mouse")) return afterFrame();
+      for (const k of ends) addEventListener(k, ended, { capture: true, passive: true });
+    };
+    for (const k of signs) addEventListener(k, sign, { capture: true, passive: true });
+  }
+  let began = false;
+  const go = () => {
+    if (began) return;
+    began = true;
+    for (const href of JSON.parse(m.dataset.preload!) as string[]) {
+      const l = document.createElement("link");
+      l.rel = "modulepreload";
+      l.href = href;
+      l.nonce = m.nonce;
+      h.appendChild(l);
+    }
+    setTimeout(() => {
+      painted = true;
+      start();
+    }, 0);
+  };
+  try {
+    new PerformanceObserver((l) => {
+      if (l.getEntriesByName("first-contentful-paint").length) go();
+    }).observe({ type: "paint", buffered: true });
+  } catch {
+    go();
+  }
+  addEventListener("load", () => setTimeout(go, 1000));
+}
