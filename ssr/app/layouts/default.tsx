@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Boundary } from "~/lib/boundary";
 import { Footer } from "~/components/footer/footer-island";
 import { Navbar } from "~/components/navbar/navbar";
 import { useSignedIn } from "~/components/auth/signed-in";
@@ -7,12 +8,16 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
   const signedIn = useSignedIn();
   return (
     <div data-layout="default" className="flex min-h-dvh flex-col">
-      <Navbar />
+      <Boundary>
+        <Navbar />
+      </Boundary>
       <main id="main" className="flex-1">
-        {children}
+        <Boundary>{children}</Boundary>
       </main>
       {/* The "open your store" band is for visitors: a signed-in merchant has a store. */}
-      <Footer showCta={!signedIn} />
+      <Boundary>
+        <Footer showCta={!signedIn} />
+      </Boundary>
     </div>
   );
 }

@@ -57,6 +57,22 @@ describe("BOOT's start", () => {
     expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 1 });
   });
 
+  it("switches the inline CSS off once the full stylesheet, which holds the same rules, has loaded: later restyles match one set", async () => {
+    const { dom, added, frames, fire } = page("sign");
+    const doc = dom.window.document;
+    doc.head.insertAdjacentHTML("afterbegin", "<style data-critical>a{color:red}</style>");
+    await frames();
+    fire("pointerover", { pointerType: "mouse" });
+    await frames();
+    expect(added().stylesheet).toBe(1);
+    const inline = doc.querySelector<HTMLStyleElement>("style[data-critical]")!;
+    expect(inline.sheet!.disabled || inline.media === "not all", "while the stylesheet loads").toBe(false);
+    doc.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new dom.window.Event("load"));
+    // Still in the document (React may be hydrating <head>), applying nowhere.
+    expect(doc.querySelector("style[data-critical]")).toBe(inline);
+    expect(inline.media).toBe("not all");
+  });
+
   it("at a tap: only once the finger is lifted and that frame is drawn, so the tap paints first", async () => {
     const { added, frames, fire } = page("sign");
     await frames();

@@ -42,6 +42,14 @@ export function boot(): void {
       const k = document.createElement("link");
       k.rel = "stylesheet";
       k.href = stylesheet;
+      // The full stylesheet holds every inline rule too: once it has loaded, the inline copy
+      // stops applying, in the same task, so the browser restyles the page once, and every later
+      // restyle (the theme's, say) matches one set of rules, not two. Switched off by its media,
+      // not removed: React may be hydrating <head> then, and a node gone from under it is a mismatch.
+      k.onload = () => {
+        const inline = document.querySelector<HTMLStyleElement>("style[data-critical]");
+        if (inline) inline.media = "not all";
+      };
       h.appendChild(k);
     }
     setTimeout(() => {

@@ -14,7 +14,8 @@ export const CriticalCssProvider = CriticalCssContext.Provider;
 export function CriticalStyle() {
   const css = useContext(CriticalCssContext);
   const nonce = useNonce();
-  return css ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: css }} /> : null;
+  // data-critical: BOOT removes it once the full stylesheet, which holds the same rules, has loaded (lib/boot.ts).
+  return css ? <style nonce={nonce} data-critical="" dangerouslySetInnerHTML={{ __html: css }} /> : null;
 }
 
 // What only the server writes for crawlers and link previews (lib/seo.server.tsx):
