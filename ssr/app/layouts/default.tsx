@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { Boundary } from "~/lib/boundary";
 import { Footer } from "~/components/footer/footer-island";
 import { Navbar } from "~/components/navbar/navbar";
 import { useSignedIn } from "~/components/auth/signed-in";
@@ -8,16 +7,12 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
   const signedIn = useSignedIn();
   return (
     <div data-layout="default" className="flex min-h-dvh flex-col">
-      <Boundary>
-        <Navbar />
-      </Boundary>
+      <Navbar />
       <main id="main" className="flex-1">
-        <Boundary>{children}</Boundary>
+        {children}
       </main>
       {/* The "open your store" band is for visitors: a signed-in merchant has a store. */}
-      <Boundary>
-        <Footer showCta={!signedIn} />
-      </Boundary>
+      <Footer showCta={!signedIn} />
     </div>
   );
 }

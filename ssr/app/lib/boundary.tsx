@@ -5,13 +5,10 @@
 // between them; a click or key on a part still waiting hydrates that part
 // first and then replays the event. So the interactive parts of a page (the
 // forms, the newsletter box) each sit in one: no single task hydrates them
-// all, and the part the visitor touches answers first. Every layout puts its
-// navigation bar, its page and its footer in one each (decision 0069): a tap
-// anywhere while the page hydrates makes React finish the part outside every
-// boundary at once, in the tap's task, and that part is then only the shell
-// (the theme tap's wait on a slow phone fell from 93-115 ms to 23-61 ms).
-// Nothing inside suspends when rendered in the browser, so the fallback is
-// never shown; the server's markup stands until then.
+// all, and the part the visitor touches answers first. (Not the navigation
+// bar's theme buttons and menu: a tap should not wait even for that, decision
+// 0063.) Nothing inside suspends when rendered in the browser, so the
+// fallback is never shown; the server's markup stands until then.
 import { Suspense, type ReactNode } from "react";
 
 export function Boundary({ children }: { children: ReactNode }) {
