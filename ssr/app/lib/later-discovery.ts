@@ -10,10 +10,11 @@
 // hydrates (and from any that arrive later in the document) and gives it back
 // at the visitor's first sign of heading somewhere: the pointer over the
 // page, a touch, a key, a focus. React Router's own watcher then sees the
-// links again and asks for their routes as it always did. A click before that
-// still navigates on the client: React Router asks for a route it does not
-// know when it navigates to it, and the release comes first (the pointer is
-// over the link before it presses). A page the installed app's service
+// links again and asks for their routes as it always did. An anonymous
+// visitor's page hydrates at that same sign (lib/boot.ts), so React Router
+// usually makes its router after the release: its first look finds the links
+// then. A click on a hydrated page navigates on the client: React Router asks
+// for a route it does not know when it navigates to it. A page the installed app's service
 // worker controls is left alone: offline, the routes could not be asked for.
 //
 // Hovering a link prefetches its page (prefetch="intent"), and React Router
