@@ -74,6 +74,29 @@ describe("ThemeSwitcher", () => {
   // The document's inline theme script answers the buttons' clicks, as on every page.
   beforeAll(() => new Function(themeScript)());
 
+  // React listens on the document; seeing a press on a page it is still hydrating, it would
+  // finish the hydration in the press's own task before the page could darken.
+  it("answers a press on its buttons before the document hears of it; a press elsewhere goes on as usual", () => {
+    emulateSystemDark(false);
+    localStorage.setItem(THEME_STORAGE_KEY, "light");
+    render(<ThemeSwitcher />);
+    const heard: string[] = [];
+    const listen = (e: Event) => heard.push(e.type);
+    const kinds = ["pointerdown", "mousedown", "touchstart", "keydown", "pointerup", "click"];
+    for (const k of kinds) document.addEventListener(k, listen, true);
+    try {
+      const dark = screen.getByRole("button", { name: "Dark" });
+      for (const k of kinds.slice(0, 5)) dark.dispatchEvent(new Event(k, { bubbles: true }));
+      act(() => dark.click());
+      expect(heard).toEqual([]);
+      expect(document.documentElement.classList.contains("dark")).toBe(true);
+      document.body.dispatchEvent(new Event("pointerdown", { bubbles: true }));
+      expect(heard).toEqual(["pointerdown"]);
+    } finally {
+      for (const k of kinds) document.removeEventListener(k, listen, true);
+    }
+  });
+
   it("shows the stored preference as pressed and stores a new choice, setting the dark class", () => {
     emulateSystemDark(false);
     localStorage.setItem(THEME_STORAGE_KEY, "light");

@@ -57,7 +57,8 @@ const BUTTONS = `form[action="${THEME_ENDPOINT}"] button[name=theme]`;
  *    localStorage), and again when the system's theme or another tab's choice
  *    changes (with which theme button is pressed): the page follows them
  *    whether or not a component listens (the switcher is static markup).
- * 2. From then on it answers the theme buttons (components/theme-switcher.tsx):
+ * 2. From then on it answers the theme buttons (components/theme-switcher.tsx),
+ *    at the window, before the page below it hears of the press (KEEP):
  *    a left click stays on the page and sets the cookie (a year; "system", like
  *    any value but light or dark, is the system page), localStorage, the dark
  *    class and which button is pressed, then tells useTheme. The colours switch
@@ -66,7 +67,17 @@ const BUTTONS = `form[action="${THEME_ENDPOINT}"] button[name=theme]`;
  *    the buttons post their form to the edge.
  * Only the server renders it (root.tsx): the browser's bundle carries none of it.
  */
-export const themeScript = `(function(){var h=document.documentElement,s=${JSON.stringify(BUTTONS)},q="(prefers-color-scheme: dark)",u=function(){var p;try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});p=c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)})}catch(e){}if(p!=="light"&&p!=="dark")p="system";try{h.classList.toggle("dark",p==="dark"||(p==="system"&&window.matchMedia(q).matches))}catch(e){}document.querySelectorAll(s).forEach(function(o){o.setAttribute("aria-pressed",o.value===p)})};u();try{window.matchMedia(q).addEventListener("change",u)}catch(e){}addEventListener("storage",u);document.addEventListener("click",function(e){var b=e.target.closest&&e.target.closest(s);if(!b||e.defaultPrevented||e.button)return;e.preventDefault();var p=b.value;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");u();requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))})})()`;
+/**
+ * The events of a press on a theme button that the theme script keeps from
+ * the page below the window: the buttons are static markup with no React
+ * handler, and React, seeing a press on a page it is still hydrating, would
+ * finish the hydration in the press's own task first (93-115 ms on a slow
+ * phone, before the page could darken). The script's own listeners, and
+ * BOOT's (the visitor's first sign), are on the window and still hear them.
+ */
+const KEEP = "pointerdown pointerup pointercancel mousedown mouseup touchstart touchend touchcancel keydown keyup auxclick dblclick contextmenu";
+
+export const themeScript = `(function(){var h=document.documentElement,s=${JSON.stringify(BUTTONS)},q="(prefers-color-scheme: dark)",u=function(){var p;try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});p=c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)})}catch(e){}if(p!=="light"&&p!=="dark")p="system";try{h.classList.toggle("dark",p==="dark"||(p==="system"&&window.matchMedia(q).matches))}catch(e){}document.querySelectorAll(s).forEach(function(o){o.setAttribute("aria-pressed",o.value===p)})};u();try{window.matchMedia(q).addEventListener("change",u)}catch(e){}addEventListener("storage",u);${JSON.stringify(KEEP)}.split(" ").forEach(function(k){addEventListener(k,function(e){if(e.target.closest&&e.target.closest(s))e.stopPropagation()},true)});addEventListener("click",function(e){var b=e.target.closest&&e.target.closest(s);if(!b||e.defaultPrevented||e.button)return;e.stopPropagation();e.preventDefault();var p=b.value;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");u();requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))},true)})()`;
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
 const listeners = new Set<() => void>();
