@@ -34,24 +34,27 @@ export function boot(): void {
   let signed = atPaint;
   let started = false;
   const stylesheet = m.dataset.stylesheet!;
-  const linked = () => h.querySelector(`link[rel="stylesheet"][href="${stylesheet}"]`);
+  // The full stylesheet holds every inline rule too: once it has loaded, the inline copy stops
+  // applying, in the same task, so the browser restyles the page once, and every later restyle
+  // (the theme's, say) matches one set of rules, not two. Switched off by its media, not
+  // removed: React may be hydrating <head> then, and a node gone from under it is a mismatch.
+  const inlineOff = () => {
+    const inline = document.querySelector<HTMLStyleElement>("style[data-critical]");
+    if (inline) inline.media = "not all";
+  };
   const start = () => {
     if (started || !painted || !signed) return;
     started = true;
-    if (!linked()) {
-      const k = document.createElement("link");
+    // Linked already by the server (a #fragment's page, a component demo), or linked now.
+    let k = h.querySelector<HTMLLinkElement>(`link[rel="stylesheet"][href="${stylesheet}"]`);
+    if (!k) {
+      k = document.createElement("link");
       k.rel = "stylesheet";
       k.href = stylesheet;
-      // The full stylesheet holds every inline rule too: once it has loaded, the inline copy
-      // stops applying, in the same task, so the browser restyles the page once, and every later
-      // restyle (the theme's, say) matches one set of rules, not two. Switched off by its media,
-      // not removed: React may be hydrating <head> then, and a node gone from under it is a mismatch.
-      k.onload = () => {
-        const inline = document.querySelector<HTMLStyleElement>("style[data-critical]");
-        if (inline) inline.media = "not all";
-      };
       h.appendChild(k);
     }
+    if (k.sheet) inlineOff();
+    else k.addEventListener("load", inlineOff);
     setTimeout(() => {
       const s = document.createElement("script");
       s.type = "module";

@@ -44,30 +44,3 @@ describe("the pictures' watcher in BOOT (lib/near-images.ts)", () => {
     expect(BOOT).toContain(`source[media="${NEAR_MEDIA}"]`);
   });
 });
-
-describe("BOOT's start after the first paint", () => {
-  // A slow phone spends tens of milliseconds on each insertion; done in one
-  // task, the three blocked a tap for up to 240 ms. Each now leaves the
-  // browser a turn before the next, in the order the page needs them.
-  it("adds the preloads, then the stylesheet, then the module script, each in a task of its own", async () => {
-    const { JSDOM } = await import("jsdom");
-    const dom = new JSDOM(
-      `<!DOCTYPE html><html><head></head><body><script type="text/x-module" data-preload='["/assets/a.js","/assets/b.js"]' data-stylesheet="/assets/app.css">import "/assets/a.js";</script>` +
-        `<script>${BOOT}</script></body></html>`,
-      { runScripts: "dangerously", url: "https://example.test/" },
-    );
-    const head = dom.window.document.head;
-    const added = () => ({
-      preloads: head.querySelectorAll('link[rel="modulepreload"]').length,
-      stylesheet: head.querySelectorAll('link[rel="stylesheet"]').length,
-      module: head.querySelectorAll('script[type="module"]').length,
-    });
-    const turn = () => new Promise((resolve) => dom.window.setTimeout(resolve, 0));
-    // jsdom draws no paint: BOOT starts at once, as in a browser without the observer.
-    expect(added()).toEqual({ preloads: 2, stylesheet: 0, module: 0 });
-    await turn();
-    expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 0 });
-    await turn();
-    expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 1 });
-  });
-});
