@@ -151,6 +151,11 @@ func (c *Cards) Ensure(ctx context.Context, t content.CardText) (string, error) 
 	ch := c.flights.DoChan(key, func() (any, error) {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drawTimeout)
 		defer cancel()
+		// An ask that missed the lookup above while the card was being drawn may
+		// join a flight that starts only after that drawing ended: look again.
+		if c.Lookup(dctx, t) != "" {
+			return nil, nil
+		}
 		err := c.draw(dctx, key, t)
 		if err != nil && !c.remembered(c.failed, key) {
 			c.remember(c.failed, key)
