@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
@@ -6,6 +5,7 @@ import { ServerRouter, type EntryContext } from "react-router";
 import { log, errorMessage } from "./lib/log.server";
 import { NonceProvider, requestNonce } from "~/lib/nonce";
 import { CriticalCssProvider, ServerSeoProvider } from "~/lib/critical-css";
+import { CriticalCssCut } from "~/lib/critical-css.server";
 import { DeferredScriptsProvider } from "~/lib/deferred-scripts";
 import { deferredScriptsServer, serverMarkupOnly } from "~/lib/deferred-scripts.server";
 import criticalCss from "./critical.css?inline";
@@ -85,12 +85,11 @@ export default function handleRequest(
       progressiveChunkSize: wholeDocument ? Number.POSITIVE_INFINITY : undefined,
       [readyOption]() {
         shellRendered = true;
-        const body = new PassThrough({
-          final(callback) {
-            clearTimeout(timeoutId);
-            timeoutId = undefined;
-            callback();
-          },
+        // The inline CSS keeps only the rules this document uses (lib/critical-css.server.ts).
+        const body = new CriticalCssCut();
+        body.once("finish", () => {
+          clearTimeout(timeoutId);
+          timeoutId = undefined;
         });
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         pipe(body);

@@ -6,8 +6,12 @@ import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import { BOOT } from "./deferred-scripts.server";
 
-/** A document with BOOT after the inert module script; jsdom draws no paint, so BOOT starts at once. */
-function page(start: "sign" | "paint", worker = false) {
+/**
+ * A document with BOOT after the inert module script; jsdom draws no paint, so BOOT starts at once.
+ * jsdom fetches no stylesheet: with `stylesheet: "loads"` a linked one reports its load a task later
+ * (as a cached one does), with "waits" the test reports it itself.
+ */
+function page(start: "sign" | "paint", worker = false, stylesheet: "loads" | "waits" = "loads") {
   const dom = new JSDOM(
     `<!DOCTYPE html><html><head></head><body><a href="/features">Features</a>` +
       `<script type="text/x-module" data-preload='["/assets/a.js","/assets/b.js"]' data-stylesheet="/assets/app.css" data-start="${start}">import "/assets/a.js";</script>` +
@@ -22,6 +26,14 @@ function page(start: "sign" | "paint", worker = false) {
     },
   );
   const head = dom.window.document.head;
+  if (stylesheet === "loads") {
+    new dom.window.MutationObserver(() => {
+      for (const link of head.querySelectorAll('link[rel="stylesheet"]:not([data-loading])')) {
+        link.setAttribute("data-loading", "");
+        dom.window.setTimeout(() => link.dispatchEvent(new dom.window.Event("load")), 0);
+      }
+    }).observe(head, { childList: true });
+  }
   const added = () => ({
     preloads: head.querySelectorAll('link[rel="modulepreload"]').length,
     stylesheet: head.querySelectorAll('link[rel="stylesheet"]').length,
@@ -57,8 +69,32 @@ describe("BOOT's start", () => {
     expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 1 });
   });
 
+  // The inline CSS holds only the rules of the page's own markup: React's first
+  // render after hydration (a client navigation, an island's new state) may draw
+  // classes that only the full stylesheet has.
+  it("starts React Router's client only once the full stylesheet has loaded", async () => {
+    const { dom, added, frames, fire } = page("sign", false, "waits");
+    await frames();
+    fire("pointerover", { pointerType: "mouse" });
+    await frames();
+    expect(added(), "while the stylesheet loads").toEqual({ preloads: 2, stylesheet: 1, module: 0 });
+    dom.window.document.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new dom.window.Event("load"));
+    await frames();
+    expect(added().module).toBe(1);
+  });
+
+  it("starts React Router's client when the full stylesheet fails too (offline, say): the page still hydrates", async () => {
+    const { dom, added, frames, fire } = page("sign", false, "waits");
+    await frames();
+    fire("pointerover", { pointerType: "mouse" });
+    await frames();
+    dom.window.document.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new dom.window.Event("error"));
+    await frames();
+    expect(added().module).toBe(1);
+  });
+
   it("switches the inline CSS off once the full stylesheet, which holds the same rules, has loaded: later restyles match one set", async () => {
-    const { dom, added, frames, fire } = page("sign");
+    const { dom, added, frames, fire } = page("sign", false, "waits");
     const doc = dom.window.document;
     doc.head.insertAdjacentHTML("afterbegin", "<style data-critical>a{color:red}</style>");
     await frames();
@@ -74,7 +110,7 @@ describe("BOOT's start", () => {
   });
 
   it("switches the inline CSS off too where the server linked the full stylesheet itself (a #fragment's page, a demo)", async () => {
-    const { dom, added, frames, fire } = page("sign");
+    const { dom, added, frames, fire } = page("sign", false, "waits");
     const doc = dom.window.document;
     doc.head.insertAdjacentHTML("afterbegin", '<style data-critical>a{color:red}</style><link rel="stylesheet" href="/assets/app.css">');
     await frames();
@@ -113,11 +149,13 @@ describe("BOOT's start", () => {
   // A slow phone spends tens of milliseconds on each insertion; done in one
   // task, the three blocked a tap for up to 240 ms. Each leaves the browser a
   // turn before the next, in the order the page needs them.
-  it("for a signed-in visitor: at once after the paint, preloads, stylesheet and client each in a task of its own", async () => {
+  it("for a signed-in visitor: at once after the paint, preloads, stylesheet and client (once the stylesheet is in) each in a task of its own", async () => {
     const { dom, added } = page("paint");
     const turn = () => new Promise((resolve) => dom.window.setTimeout(resolve, 0));
     expect(added()).toEqual({ preloads: 2, stylesheet: 0, module: 0 });
     await turn();
+    expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 0 });
+    await turn(); // the stylesheet's load
     expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 0 });
     await turn();
     expect(added()).toEqual({ preloads: 2, stylesheet: 1, module: 1 });

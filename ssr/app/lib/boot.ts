@@ -11,8 +11,8 @@
 //    second, a background tab, start at once), it adds the module preloads,
 //    and, in a task of its own (on a slow phone each insertion costs tens of
 //    milliseconds), gets ready to start.
-// 2. The start links the full stylesheet and, in a task of its own, runs the
-//    module script (React Router's client: hydration). It comes at once when
+// 2. The start links the full stylesheet and, once it has loaded, in a task of
+//    its own, runs the module script (React Router's client: hydration). It comes at once when
 //    the inert script says `data-start="paint"` (a signed-in visitor) or a
 //    service worker controls the page (the installed app), and else at the
 //    visitor's first sign: the pointer over the page, a press, a touch, a
@@ -53,15 +53,28 @@ export function boot(): void {
       k.href = stylesheet;
       h.appendChild(k);
     }
-    if (k.sheet) inlineOff();
-    else k.addEventListener("load", inlineOff);
-    setTimeout(() => {
-      const s = document.createElement("script");
-      s.type = "module";
-      s.nonce = m.nonce;
-      s.textContent = m.textContent;
-      h.appendChild(s);
-    }, 0);
+    // React renders only once the full stylesheet is in: the inline CSS holds this page's
+    // rules alone (lib/critical-css.server.ts), and a client navigation or an island's
+    // new state draws classes only the full stylesheet has. A stylesheet that fails
+    // (offline, say) does not keep the page from hydrating.
+    const run = () =>
+      setTimeout(() => {
+        const s = document.createElement("script");
+        s.type = "module";
+        s.nonce = m.nonce;
+        s.textContent = m.textContent;
+        h.appendChild(s);
+      }, 0);
+    if (k.sheet) {
+      inlineOff();
+      run();
+    } else {
+      k.addEventListener("load", () => {
+        inlineOff();
+        run();
+      });
+      k.addEventListener("error", run);
+    }
   };
   const afterFrame = () =>
     requestAnimationFrame(() =>
