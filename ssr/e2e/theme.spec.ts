@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import names from "@omnibus/shared/http.json" with { type: "json" };
 import { waitForHydration } from "./helpers";
 
 // Records whether <html> has the dark class at the first frame (rAF runs
@@ -25,20 +26,34 @@ test.describe("dark class before the first paint", () => {
     expect(await firstFrameDark(page)).toBe(true);
   });
 
-  test("stored preference dark on a light system", async ({ page }) => {
+  // A choice sets the theme cookie and localStorage together (lib/theme.ts); the
+  // first frame reads the cookie alone, as opening the origin's storage would
+  // delay every first visit's first paint.
+  test("chosen dark on a light system", async ({ page, baseURL }) => {
     await page.emulateMedia({ colorScheme: "light" });
+    await page.context().addCookies([{ name: names.themeCookie, value: "dark", url: baseURL! }]);
     await page.addInitScript(() => localStorage.setItem("color-schema", "dark"));
     await recordFirstFrame(page);
     await page.goto("/contact-us");
     expect(await firstFrameDark(page)).toBe(true);
   });
 
-  test("stored preference light on a dark system", async ({ page }) => {
+  test("chosen light on a dark system", async ({ page, baseURL }) => {
     await page.emulateMedia({ colorScheme: "dark" });
+    await page.context().addCookies([{ name: names.themeCookie, value: "light", url: baseURL! }]);
     await page.addInitScript(() => localStorage.setItem("color-schema", "light"));
     await recordFirstFrame(page);
     await page.goto("/");
     expect(await firstFrameDark(page)).toBe(false);
+  });
+
+  test("a stored preference whose cookie is gone applies after the first frame, and writes the cookie back for the next page", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.addInitScript(() => localStorage.setItem("color-schema", "dark"));
+    await page.goto("/contact-us");
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+    const html = await (await page.request.get("/")).text();
+    expect(html).toMatch(/<html lang="en-US" class="dark">/);
   });
 
   test("the server's HTML carries no theme class: the inline script decides", async ({ request }) => {

@@ -53,20 +53,48 @@ describe("resolveTheme", () => {
   });
 });
 
+/** The frame after the first paint, and the task after it: when the script reads localStorage. */
+const afterFirstFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => setTimeout(resolve))));
+
 describe("the blocking theme script", () => {
-  it.each(CASES)("preference %s, system dark %s → %s", (preference, prefersDark, expected) => {
-    if (preference !== null) localStorage.setItem(THEME_STORAGE_KEY, preference);
+  it.each(CASES)("cookie %s, system dark %s → %s", (preference, prefersDark, expected) => {
+    if (preference !== null) document.cookie = `${THEME_COOKIE}=${preference}; path=/`;
     emulateSystemDark(prefersDark);
     new Function(themeScript)();
     expect(document.documentElement.classList.contains("dark")).toBe(expected === "dark");
   });
 
-  it("does not throw when storage is blocked", () => {
+  it.each(CASES)("stored preference %s without a cookie, system dark %s → %s after the first frame", async (preference, prefersDark, expected) => {
+    if (preference !== null) localStorage.setItem(THEME_STORAGE_KEY, preference);
+    emulateSystemDark(prefersDark);
+    new Function(themeScript)();
+    await afterFirstFrame();
+    expect(document.documentElement.classList.contains("dark")).toBe(expected === "dark");
+  });
+
+  // A first visit has neither cookie nor stored preference: opening the
+  // origin's storage (1-12 ms) would delay its first paint for nothing.
+  it("reads no localStorage before the first paint, and writes back the cookie a stored choice lacks", async () => {
+    const getItem = vi.spyOn(Storage.prototype, "getItem");
+    localStorage.setItem(THEME_STORAGE_KEY, "dark");
+    emulateSystemDark(false);
+    new Function(themeScript)();
+    expect(getItem).not.toHaveBeenCalled();
+    expect(document.documentElement.classList.contains("dark"), "the system's theme until then").toBe(false);
+    await afterFirstFrame();
+    expect(getItem).toHaveBeenCalled();
+    expect(document.documentElement.classList.contains("dark")).toBe(true);
+    expect(cookieTheme(document.cookie), "the next page is rendered dark").toBe("dark");
+  });
+
+  it("does not throw when storage is blocked", async () => {
     vi.spyOn(Storage.prototype, "getItem").mockImplementation(() => {
       throw new Error("SecurityError");
     });
     emulateSystemDark(true);
     expect(() => new Function(themeScript)()).not.toThrow();
+    await afterFirstFrame();
+    expect(document.documentElement.classList.contains("dark")).toBe(true);
   });
 });
 

@@ -6,7 +6,7 @@
 // page is right without JavaScript: the theme buttons are then a form posting
 // to the edge (POST /api/v1/theme), which sets the cookie and sends the
 // browser back. The inline script below sets the class before the first
-// paint (the cookie first, then localStorage), and from then on answers the
+// paint (from the cookie; localStorage after the first frame), and from then on answers the
 // buttons itself (themeScript): a tap sets the cookie, localStorage,
 // the class and the pressed button at once, whether React has hydrated the
 // page or not, so the first tap of a slow phone waits for no hydration. This
@@ -53,10 +53,16 @@ const BUTTONS = `form[action="${THEME_ENDPOINT}"] button[name=theme]`;
  * Blocking script for <head>, before any stylesheet: same rules as the
  * functions here (a test runs it against resolveTheme for every case). A
  * literal, not resolveTheme.toString(), so every build renders the same text.
- * 1. It sets the dark class before the first paint (the cookie first, then
- *    localStorage), and again when the system's theme or another tab's choice
+ * 1. It sets the dark class before the first paint from the cookie (or the
+ *    system's theme), and again when the system's theme or another tab's choice
  *    changes (with which theme button is pressed): the page follows them
  *    whether or not a component listens (the switcher is static markup).
+ *    localStorage is read only after the first frame: a page's first use of it
+ *    opens the origin's storage, a wait of 1-12 ms on this machine's Chromium
+ *    (more on a phone) that the first paint of a first visit, which has neither,
+ *    need not make. The rare preference stored without its cookie (the cookie
+ *    cleared alone) then applies a frame late, and writes the cookie back so
+ *    the next page is rendered right.
  * 2. From then on it answers the theme buttons (components/theme-switcher.tsx),
  *    at the window, before the page below it hears of the press (KEEP):
  *    a left click stays on the page and sets the cookie (a year; "system", like
@@ -77,7 +83,7 @@ const BUTTONS = `form[action="${THEME_ENDPOINT}"] button[name=theme]`;
  */
 const KEEP = "pointerdown pointerup pointercancel mousedown mouseup touchstart touchend touchcancel keydown keyup auxclick dblclick contextmenu";
 
-export const themeScript = `(function(){var h=document.documentElement,s=${JSON.stringify(BUTTONS)},q="(prefers-color-scheme: dark)",u=function(){var p;try{var c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});p=c?c[1]:localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)})}catch(e){}if(p!=="light"&&p!=="dark")p="system";try{h.classList.toggle("dark",p==="dark"||(p==="system"&&window.matchMedia(q).matches))}catch(e){}document.querySelectorAll(s).forEach(function(o){o.setAttribute("aria-pressed",o.value===p)})};u();try{window.matchMedia(q).addEventListener("change",u)}catch(e){}addEventListener("storage",u);${JSON.stringify(KEEP)}.split(" ").forEach(function(k){addEventListener(k,function(e){if(e.target.closest&&e.target.closest(s))e.stopPropagation()},true)});addEventListener("click",function(e){var b=e.target.closest&&e.target.closest(s);if(!b||e.defaultPrevented||e.button)return;e.stopPropagation();e.preventDefault();var p=b.value;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");u();requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))},true)})()`;
+export const themeScript = `(function(){var h=document.documentElement,s=${JSON.stringify(BUTTONS)},q="(prefers-color-scheme: dark)",r=0,u=function(){var p,c;try{c=document.cookie.match(${JSON.stringify(COOKIE_PATTERN.source)});p=c?c[1]:r?localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)}):null}catch(e){}if(p!=="light"&&p!=="dark")p="system";else if(!c)document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{h.classList.toggle("dark",p==="dark"||(p==="system"&&window.matchMedia(q).matches))}catch(e){}document.querySelectorAll(s).forEach(function(o){o.setAttribute("aria-pressed",o.value===p)})};u();requestAnimationFrame(function(){setTimeout(function(){r=1;u()})});try{window.matchMedia(q).addEventListener("change",u)}catch(e){}addEventListener("storage",u);${JSON.stringify(KEEP)}.split(" ").forEach(function(k){addEventListener(k,function(e){if(e.target.closest&&e.target.closest(s))e.stopPropagation()},true)});addEventListener("click",function(e){var b=e.target.closest&&e.target.closest(s);if(!b||e.defaultPrevented||e.button)return;e.stopPropagation();e.preventDefault();var p=b.value;document.cookie="${THEME_COOKIE}="+p+";path=/;max-age=31536000;samesite=lax";try{localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)},p)}catch(x){}h.classList.add("${THEME_SWITCHING_CLASS}");u();requestAnimationFrame(function(){setTimeout(function(){h.classList.remove("${THEME_SWITCHING_CLASS}")})});dispatchEvent(new Event("${THEME_CHANGE_EVENT}"))},true)})()`;
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
 const listeners = new Set<() => void>();
