@@ -9,14 +9,28 @@
 // average: simulated throttling scales the CPU time it measures, so on a busy
 // machine FCP/LCP/TBT grow; the byte columns do not vary with load.
 //
+// Each run loads the page twice: with Lighthouse's default simulated
+// throttling (the scores, FCP, LCP, bytes), and with the same mobile
+// throttling applied (CPU 4× slower and Slow 4G, in the browser through
+// DevTools: "applied" below), which measures the main thread's tasks rather
+// than estimating where they fall. The main-thread goals against the floor
+// are read from the applied run: the simulation estimates a page's first
+// paint from its render-blocking requests, leaving out the browser's own
+// start of the document (its CommitNavigation, 18-41 ms on this machine, the
+// floor's too), so on a page with no render-blocking request that task, and
+// the page's own parse, fall after the estimated first paint and count as
+// blocking, while the floor's render-blocking scripts push its estimate past
+// them (docs/decisions/0070-inline-css-cut-to-the-page.md has the traces).
+//
 // Exits 1 when a page's median misses a goal: Performance ≥ 99, the other
 // three categories 100 (SEO of a noindex page: its audits but is-crawlable,
-// which must fail there), FCP ≤ 1.2 s, LCP ≤ 1.5 s, TBT ≤ 50 ms, CLS 0; and,
-// against the floor's medians of the same run (absolute timings move with the
-// machine and its load, ratios much less), TBT ≤ 1.0× the floor's, script
-// evaluation ≤ 1.5× the floor's, no task over 50 ms after First Contentful
-// Paint, Performance ≥ the floor's. The floor and the pages take turns, run
-// by run, so a busy minute falls on both.
+// which must fail there), FCP ≤ 1.2 s, LCP ≤ 1.5 s, TBT ≤ 50 ms (simulated),
+// CLS 0; and, against the floor's medians of the same run (absolute timings
+// move with the machine and its load, ratios much less), TBT (applied) ≤ 1.0×
+// the floor's, script evaluation ≤ 1.5× the floor's, no task over 50 ms after
+// First Contentful Paint (applied), Performance ≥ the floor's. The simulated
+// TBT's ratio is printed too. The floor and the pages take turns, run by run,
+// so a busy minute falls on both.
 //
 // Knobs: LIGHTHOUSE_RUNS (default 3), LIGHTHOUSE_PORT (default 8097; the floor
 // uses the next port), LIGHTHOUSE_PAGES (comma-separated paths, default all),
@@ -73,20 +87,38 @@ const startEdge = (port, ssrAppDir, name) => startLocalEdge(port, ssrAppDir, pat
 
 const load = () => os.loadavg()[0];
 
-/** One Lighthouse run: the figures of the table. */
-async function audit(url, chromePort, label, run) {
-  const loadBefore = load();
-  const { lhr } = await lighthouse(url, { port: chromePort, output: "json", logLevel: "error" });
+/** One Lighthouse report of url (throttlingMethod: "simulate", Lighthouse's default, or "devtools": applied). */
+async function report(url, chromePort, label, run, throttlingMethod) {
+  const { lhr } = await lighthouse(url, { port: chromePort, output: "json", logLevel: "error", throttlingMethod });
   // A run Lighthouse itself could not record (NO_NAVSTART, say, on a busy
   // machine) has no figures: the caller runs it again.
   if (lhr.runtimeError) throw new Error(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code}`);
-  writeFileSync(path.join(OUT_DIR, `${label.replace(/[^a-z0-9]+/gi, "_")}-${run}.json`), JSON.stringify(lhr));
+  const suffix = throttlingMethod === "devtools" ? "-applied" : "";
+  writeFileSync(path.join(OUT_DIR, `${label.replace(/[^a-z0-9]+/gi, "_")}-${run}${suffix}.json`), JSON.stringify(lhr));
+  return lhr;
+}
+
+/** The main thread in a report: TBT, script evaluation, and the tasks over 50 ms that start after FCP. */
+function mainThread(lhr) {
+  const fcp = lhr.audits["first-contentful-paint"].numericValue;
+  const long = (lhr.audits["long-tasks"].details?.items ?? []).filter((t) => t.startTime >= fcp && t.duration > 50);
+  return {
+    tbt: lhr.audits["total-blocking-time"].numericValue,
+    script: (lhr.audits["mainthread-work-breakdown"].details?.items ?? []).find((i) => i.group === "scriptEvaluation")?.duration ?? 0,
+    longTasks: long.length,
+    longest: Math.max(0, ...long.map((t) => t.duration)),
+  };
+}
+
+/** One run of a page, simulated then applied: the figures of the table. */
+async function audit(url, chromePort, label, run) {
+  const loadBefore = load();
+  const lhr = await report(url, chromePort, label, run, "simulate");
+  const applied = mainThread(await report(url, chromePort, label, run, "devtools"));
   const score = (id) => Math.round((lhr.categories[id].score ?? 0) * 100);
   const num = (id) => lhr.audits[id].numericValue;
-  // Script evaluation (Lighthouse's main-thread breakdown, simulated 4x CPU) and the long tasks after FCP.
-  const script = (lhr.audits["mainthread-work-breakdown"].details?.items ?? []).find((i) => i.group === "scriptEvaluation")?.duration ?? 0;
-  const fcp = num("first-contentful-paint");
-  const longAfterFcp = (lhr.audits["long-tasks"].details?.items ?? []).filter((t) => t.startTime >= fcp && t.duration > 50);
+  // Script evaluation (Lighthouse's main-thread breakdown, simulated 4x CPU).
+  const { script } = mainThread(lhr);
   const bytes = { Script: 0, Stylesheet: 0, Document: 0 };
   // Every byte the first visit moved (≤ 180 KB on /), and how many requests.
   let total = 0;
@@ -107,8 +139,9 @@ async function audit(url, chromePort, label, run) {
     tbt: num("total-blocking-time"),
     cls: num("cumulative-layout-shift"),
     script,
-    longTasks: longAfterFcp.length,
-    longest: Math.max(0, ...longAfterFcp.map((t) => t.duration)),
+    appliedTbt: applied.tbt,
+    longTasks: applied.longTasks,
+    longest: applied.longest,
     js: bytes.Script,
     css: bytes.Stylesheet,
     html: bytes.Document,
@@ -133,9 +166,9 @@ function medianRow(rows) {
 function misses(m, floor) {
   const out = [];
   if (floor) {
-    if (m.tbt > floor.tbt * 1.0) out.push("TBT > floor");
+    if (m.appliedTbt > floor.appliedTbt * 1.0) out.push("TBT (applied) > floor");
     if (m.script > floor.script * 1.5) out.push("script > 1.5× floor");
-    if (m.longTasks > 0) out.push("task > 50 ms after FCP");
+    if (m.longTasks > 0) out.push("task > 50 ms after FCP (applied)");
     if (m.performance < floor.performance) out.push("Perf < floor");
   }
   for (const id of ["performance", "accessibility", "best-practices", "seo"]) if (m[id] < GOAL[id]) out.push(id);
@@ -152,8 +185,8 @@ const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : a > 0 ? "∞" : "1.00");
 function line(r, floor) {
   const name = r.median && RUNS > 1 ? `**${r.page} (median)**` : r.page;
   const verdict = r.median ? (r.floor ? "floor" : misses(r, floor) ? `✗ ${misses(r, floor)}` : "✓") : "";
-  const ratios = r.median && floor ? `${ratio(r.tbt, floor.tbt)} | ${ratio(r.script, floor.script)}` : " | ";
-  return `| ${name} | ${r.performance} | ${r.accessibility} | ${r["best-practices"]} | ${r.seo} | ${s(r.fcp)} | ${s(r.lcp)} | ${Math.round(r.tbt)} | ${Math.round(r.script)} | ${ratios} | ${r.longTasks} | ${Math.round(r.longest)} | ${r.cls.toFixed(3)} | ${kb(r.js)} | ${kb(r.css)} | ${kb(r.html)} | ${kb(r.total)} | ${r.requests} | ${r.load.toFixed(1)} | ${verdict} |`;
+  const ratios = r.median && floor ? `${ratio(r.tbt, floor.tbt)} | ${ratio(r.appliedTbt, floor.appliedTbt)} | ${ratio(r.script, floor.script)}` : " | | ";
+  return `| ${name} | ${r.performance} | ${r.accessibility} | ${r["best-practices"]} | ${r.seo} | ${s(r.fcp)} | ${s(r.lcp)} | ${Math.round(r.tbt)} | ${Math.round(r.appliedTbt)} | ${Math.round(r.script)} | ${ratios} | ${r.longTasks} | ${Math.round(r.longest)} | ${r.cls.toFixed(3)} | ${kb(r.js)} | ${kb(r.css)} | ${kb(r.html)} | ${kb(r.total)} | ${r.requests} | ${r.load.toFixed(1)} | ${verdict} |`;
 }
 
 mkdirSync(OUT_DIR, { recursive: true });
@@ -193,7 +226,7 @@ try {
         });
       }
       runs.get(target).push(row);
-      console.error(`${target.label} run ${run}: performance ${row.performance}, TBT ${Math.round(row.tbt)} ms, script ${Math.round(row.script)} ms, load ${row.load.toFixed(1)}`);
+      console.error(`${target.label} run ${run}: performance ${row.performance}, TBT ${Math.round(row.tbt)} ms (applied ${Math.round(row.appliedTbt)} ms), script ${Math.round(row.script)} ms, load ${row.load.toFixed(1)}`);
     }
   }
   floorMedian = { ...medianRow(runs.get(floorTarget)), floor: true };
@@ -211,12 +244,12 @@ try {
 const out = [
   `# make lighthouse: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
   "",
-  `Lighthouse (mobile, simulated throttling), ${RUNS} run(s) per page, ${os.cpus().length} CPUs. Goal (median): Performance ≥ ${GOAL.performance}, others 100 (SEO of a page the route table marks noindex: every SEO audit but is-crawlable, which must fail there), FCP ≤ 1.2 s, LCP ≤ 1.5 s, TBT ≤ 50 ms, CLS 0; against the floor's median of the same run: TBT ≤ 1.0×, script evaluation ≤ 1.5×, no task over 50 ms after FCP, Performance ≥ the floor's.`,
-  "Script: Lighthouse's script evaluation (main-thread breakdown); ÷ floor: the median against the floor's median; Long: tasks over 50 ms starting after FCP (simulated), Longest: the longest of them.",
+  `Lighthouse (mobile, simulated throttling, and the same throttling applied), ${RUNS} run(s) per page, ${os.cpus().length} CPUs. Goal (median): Performance ≥ ${GOAL.performance}, others 100 (SEO of a page the route table marks noindex: every SEO audit but is-crawlable, which must fail there), FCP ≤ 1.2 s, LCP ≤ 1.5 s, TBT ≤ 50 ms, CLS 0; against the floor's median of the same run: TBT (applied) ≤ 1.0×, script evaluation ≤ 1.5×, no task over 50 ms after FCP (applied), Performance ≥ the floor's.`,
+  "TBT: simulated (Lighthouse's default), TBT applied: the same throttling applied in the browser (the floor goal's measure, see the script's header). Script: Lighthouse's script evaluation (main-thread breakdown, simulated); ÷ floor: the median against the floor's median; Long: tasks over 50 ms starting after FCP (applied), Longest: the longest of them.",
   "JS/CSS/HTML: bytes transferred (compressed) on the first load; All: every byte of the first visit (pictures, icons, data requests too), Requests: how many. Load: the machine's 1-minute load average during the run (timings grow with it; bytes do not).",
   "",
-  "| Page | Perf | A11y | BP | SEO | FCP s | LCP s | TBT ms | Script ms | TBT ÷ floor | Script ÷ floor | Long | Longest ms | CLS | JS KB | CSS KB | HTML KB | All KB | Requests | Load | Goal |",
-  "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
+  "| Page | Perf | A11y | BP | SEO | FCP s | LCP s | TBT ms | TBT applied ms | Script ms | TBT ÷ floor | TBT applied ÷ floor | Script ÷ floor | Long | Longest ms | CLS | JS KB | CSS KB | HTML KB | All KB | Requests | Load | Goal |",
+  "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|",
   ...table.map((r) => line(r, floorMedian)),
   "",
 ].join("\n");
