@@ -14,7 +14,8 @@ export const CriticalCssProvider = CriticalCssContext.Provider;
 export function CriticalStyle() {
   const css = useContext(CriticalCssContext);
   const nonce = useNonce();
-  // data-critical: BOOT removes it once the full stylesheet, which holds the same rules, has loaded (lib/boot.ts).
+  // data-critical: the renderer cuts its rules to the document's (lib/critical-css.server.ts), and BOOT
+  // switches it off once the full stylesheet, which holds the same rules, has loaded (lib/boot.ts).
   return css ? <style nonce={nonce} data-critical="" dangerouslySetInnerHTML={{ __html: css }} /> : null;
 }
 
