@@ -160,6 +160,7 @@ export class CriticalCssCut extends Transform {
     if (!this.first) return;
     const html = Buffer.concat(this.first).toString("utf8");
     this.first = null;
-    this.push(Buffer.from(cutDocument(html), "utf8"));
+    // A visitor gone before the turn ended (the stream destroyed): nothing to send.
+    if (html && !this.destroyed) this.push(Buffer.from(cutDocument(html), "utf8"));
   }
 }
