@@ -222,7 +222,7 @@ java: | chromium
 bench: build
 	bash bench/run.sh
 
-## lighthouse: Lighthouse (mobile, simulated throttling) on every page type and the bare React Router floor, 3 runs each; one table; then the first taps' INP held to 200 ms (CPU 4x slower); exits non-zero on any miss (not part of make test)
+## lighthouse: Lighthouse (mobile throttling, simulated and applied) on every page type and the bare React Router floor, 3 runs each; one table; then the first taps' INP held to 200 ms (CPU 4x slower); exits non-zero on any miss (not part of make test)
 lighthouse: build build-floor chromium
 	cd ssr && { node scripts/lighthouse.mjs; pages=$$?; \
 	  INP_BOUND_MS=200 npx playwright test e2e/first-interaction.spec.ts; taps=$$?; \
