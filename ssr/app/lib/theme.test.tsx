@@ -74,15 +74,19 @@ describe("the blocking theme script", () => {
 
   // A first visit has neither cookie nor stored preference: opening the
   // origin's storage (1-12 ms) would delay its first paint for nothing.
-  it("reads no localStorage before the first paint, and writes back the cookie a stored choice lacks", async () => {
+  it("touches no localStorage before the first paint, and writes back the cookie a stored choice lacks", async () => {
     const getItem = vi.spyOn(Storage.prototype, "getItem");
+    const listen = vi.spyOn(window, "addEventListener");
+    const storageListeners = () => listen.mock.calls.filter(([type]) => type === "storage").length;
     localStorage.setItem(THEME_STORAGE_KEY, "dark");
     emulateSystemDark(false);
     new Function(themeScript)();
     expect(getItem).not.toHaveBeenCalled();
+    expect(storageListeners(), "a storage listener opens the storage too").toBe(0);
     expect(document.documentElement.classList.contains("dark"), "the system's theme until then").toBe(false);
     await afterFirstFrame();
     expect(getItem).toHaveBeenCalled();
+    expect(storageListeners(), "another tab's choice is followed from then on").toBe(1);
     expect(document.documentElement.classList.contains("dark")).toBe(true);
     expect(cookieTheme(document.cookie), "the next page is rendered dark").toBe("dark");
   });
