@@ -53,6 +53,18 @@ function page(start: "sign" | "paint", worker = false, stylesheet: "loads" | "wa
   return { dom, added, frames, fire };
 }
 
+/** An anonymous visitor's page (with head, added to its <head>) after a mouse came over it; the test reports the full stylesheet's load or error. */
+async function mouseCame(head = "") {
+  const { dom, added, frames, fire } = page("sign", false, "waits");
+  const doc = dom.window.document;
+  doc.head.insertAdjacentHTML("afterbegin", head);
+  await frames();
+  fire("pointerover", { pointerType: "mouse" });
+  await frames();
+  const stylesheet = (event: "load" | "error") => doc.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new dom.window.Event(event));
+  return { doc, added, frames, stylesheet };
+}
+
 describe("BOOT's start", () => {
   it("for a visitor who only reads: the chunks are preloaded, and neither the stylesheet nor React Router's client comes", async () => {
     const { added, frames } = page("sign");
@@ -73,51 +85,35 @@ describe("BOOT's start", () => {
   // render after hydration (a client navigation, an island's new state) may draw
   // classes that only the full stylesheet has.
   it("starts React Router's client only once the full stylesheet has loaded", async () => {
-    const { dom, added, frames, fire } = page("sign", false, "waits");
-    await frames();
-    fire("pointerover", { pointerType: "mouse" });
-    await frames();
+    const { stylesheet, added, frames } = await mouseCame();
     expect(added(), "while the stylesheet loads").toEqual({ preloads: 2, stylesheet: 1, module: 0 });
-    dom.window.document.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new dom.window.Event("load"));
+    stylesheet("load");
     await frames();
     expect(added().module).toBe(1);
   });
 
   it("starts React Router's client when the full stylesheet fails too (offline, say): the page still hydrates", async () => {
-    const { dom, added, frames, fire } = page("sign", false, "waits");
-    await frames();
-    fire("pointerover", { pointerType: "mouse" });
-    await frames();
-    dom.window.document.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new dom.window.Event("error"));
+    const { stylesheet, added, frames } = await mouseCame();
+    stylesheet("error");
     await frames();
     expect(added().module).toBe(1);
   });
 
   it("switches the inline CSS off once the full stylesheet, which holds the same rules, has loaded: later restyles match one set", async () => {
-    const { dom, added, frames, fire } = page("sign", false, "waits");
-    const doc = dom.window.document;
-    doc.head.insertAdjacentHTML("afterbegin", "<style data-critical>a{color:red}</style>");
-    await frames();
-    fire("pointerover", { pointerType: "mouse" });
-    await frames();
+    const { doc, stylesheet, added } = await mouseCame("<style data-critical>a{color:red}</style>");
     expect(added().stylesheet).toBe(1);
     const inline = doc.querySelector<HTMLStyleElement>("style[data-critical]")!;
     expect(inline.sheet!.disabled || inline.media === "not all", "while the stylesheet loads").toBe(false);
-    doc.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new dom.window.Event("load"));
+    stylesheet("load");
     // Still in the document (React may be hydrating <head>), applying nowhere.
     expect(doc.querySelector("style[data-critical]")).toBe(inline);
     expect(inline.media).toBe("not all");
   });
 
   it("switches the inline CSS off too where the server linked the full stylesheet itself (a #fragment's page, a demo)", async () => {
-    const { dom, added, frames, fire } = page("sign", false, "waits");
-    const doc = dom.window.document;
-    doc.head.insertAdjacentHTML("afterbegin", '<style data-critical>a{color:red}</style><link rel="stylesheet" href="/assets/app.css">');
-    await frames();
-    fire("pointerover", { pointerType: "mouse" });
-    await frames();
+    const { doc, stylesheet, added } = await mouseCame('<style data-critical>a{color:red}</style><link rel="stylesheet" href="/assets/app.css">');
     expect(added().stylesheet, "no second link").toBe(1);
-    doc.querySelector('link[rel="stylesheet"]')!.dispatchEvent(new dom.window.Event("load"));
+    stylesheet("load");
     expect(doc.querySelector<HTMLStyleElement>("style[data-critical]")!.media).toBe("not all");
   });
 

@@ -84,15 +84,13 @@ function pieces(nodes: ChildNode[] | undefined): Piece[] {
   return out;
 }
 
-const cache = new Map<string, Piece[]>();
+// The renderer has one critical CSS: its rules are read once, on the first render.
+let read: { css: string; pieces: Piece[] } | null = null;
 
 /** css with only the rules a document using these classes needs. */
 export function cutCss(css: string, classes: ReadonlySet<string>): string {
-  let parsed = cache.get(css);
-  if (!parsed) {
-    parsed = pieces(postcss.parse(css).nodes);
-    cache.set(css, parsed);
-  }
+  if (read?.css !== css) read = { css, pieces: pieces(postcss.parse(css).nodes) };
+  const parsed = read.pieces;
   const write = (list: Piece[]): string => {
     let text = "";
     for (const p of list) {
