@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	sqlitedriver "github.com/glebarez/go-sqlite"
 	"github.com/glebarez/sqlite"
 	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
@@ -78,15 +80,35 @@ func Open(databaseURL, dataDir string, opts ...Option) (*DB, error) {
 	return OpenSQLite(filepath.Join(dataDir, "omnibus.db"), opts...)
 }
 
+// sqliteBusy is SQLite's SQLITE_BUSY result code.
+const sqliteBusy = 5
+
 // OpenSQLite opens (or creates) a SQLite file and migrates it.
 func OpenSQLite(path string, opts ...Option) (*DB, error) {
 	// WAL lets readers run beside the writer; busy_timeout waits for a lock
 	// instead of failing at once; foreign keys are off by default in SQLite.
 	// _txlock=immediate: every transaction takes the write lock when it
 	// begins, so one that reads before it writes waits its turn instead of
-	// failing with SQLITE_BUSY when it tries to upgrade.
-	dsn := path + "?_txlock=immediate&_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)"
-	g, err := gorm.Open(sqlite.Open(dsn), gormConfig())
+	// failing with SQLITE_BUSY when it tries to upgrade. The pragmas run in
+	// this order on each new connection: busy_timeout first, as switching a
+	// new database to WAL takes its lock, and several instances opening one
+	// empty database at once must wait for it, not fail.
+	dsn := path + "?_txlock=immediate&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)"
+	// Switching a new database to WAL needs its exclusive lock, and SQLite
+	// answers a second connection asking for it at the same moment with
+	// SQLITE_BUSY at once rather than through the busy timeout (it could
+	// deadlock): instances opening one empty database together retry, for
+	// as long as the busy timeout would have waited.
+	var g *gorm.DB
+	var err error
+	for wait, deadline := 10*time.Millisecond, time.Now().Add(5*time.Second); ; wait = min(2*wait, 200*time.Millisecond) {
+		g, err = gorm.Open(sqlite.Open(dsn), gormConfig())
+		var lite *sqlitedriver.Error
+		if err == nil || !errors.As(err, &lite) || lite.Code() != sqliteBusy || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(wait)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("storage: open sqlite: %w", err)
 	}
