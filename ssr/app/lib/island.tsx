@@ -54,15 +54,18 @@ function serverComponent<P>(load: () => Promise<Record<string, unknown>>, name: 
  * island(() => import("./footer"), "Footer") is a component rendering the
  * module's export `name` as an island; a wrapping <div data-island> (rendered
  * on both sides, so it matches) is what the browser watches for visibility,
- * and what theme.css leaves undrawn until it nears the viewport. An island
- * inside one (`nested`) is marked data-island-part instead: the outer one
- * already keeps the whole part undrawn.
+ * and what theme.css leaves undrawn until it nears the viewport. One that is
+ * `drawn` with the page is marked data-island-part instead, and loads as the
+ * island around it nears (or as it nears itself, if none): an island inside
+ * another, whose box keeps it undrawn already, or one holding form fields,
+ * which Chromium draws wherever they are, and with them every undrawn box
+ * around them (the footer's newsletter box).
  */
 export function island<P extends object>(
   load: () => Promise<Record<string, unknown>>,
   name: string,
   className?: string,
-  { nested = false }: { nested?: boolean } = {},
+  { drawn = false }: { drawn?: boolean } = {},
 ): ComponentType<P> {
   let release: (() => void) | undefined;
   let ready = false;
@@ -102,12 +105,12 @@ export function island<P extends object>(
         },
         { rootMargin: "200px" },
       );
-      // A nested island loads as the island around it nears (the footer, not its newsletter box alone).
-      io.observe((nested && el.parentElement?.closest("[data-island]")) || el);
+      // A part drawn with the page loads as the island around it nears, if there is one.
+      io.observe((drawn && el.parentElement?.closest("[data-island]")) || el);
       return () => io.disconnect();
     }, []);
     return (
-      <div {...{ [nested ? "data-island-part" : "data-island"]: name }} className={className} ref={wrapper}>
+      <div {...{ [drawn ? "data-island-part" : "data-island"]: name }} className={className} ref={wrapper}>
         <Suspense fallback={<ServerCopy html={serverHtml} />}>
           <Component {...props} />
         </Suspense>
