@@ -150,10 +150,26 @@ test.describe("a marketer writes, previews, schedules, renames, unpublishes and 
 
     const renamed = `${slug}-renamed`;
     await test.step("renames its slug and publishes: the old address moves permanently to the new one", async () => {
+      // The slug is typed before the editor hydrates (its full stylesheet held back: React starts
+      // only once it has loaded). The field then still showed it, but the editor's state kept the
+      // old slug, and the save sent that: "Published.", and no rename.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const stylesheet = /\/assets\/app-[^/]+\.css$/;
+      await page.route(stylesheet, async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.reload();
       await expect(page.locator("[data-state]")).toHaveAttribute("data-state", "published");
-      await page.getByLabel("Slug").fill(renamed);
+      const slugField = page.getByLabel("Slug");
+      expect(await slugField.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), "not hydrated yet").toBe(false);
+      await slugField.fill(renamed);
       await page.getByLabel("Note (optional: what changed)").fill("a shorter address");
+      release();
+      await page.waitForFunction(() => Object.keys(document.querySelector('input[name="slug"]')!).some((key) => key.startsWith("__reactProps")));
+      await page.unroute(stylesheet);
+      await expect(slugField).toHaveValue(renamed);
       await page.getByRole("button", { name: "Save draft" }).click();
       // The editor's own notice (the page's, of its ?saved=1 address, says the same once reloaded).
       await expect(page.getByRole("form", { name: "Blog article" }).getByText("Saved as revision 2. Nothing is published until you publish it.")).toBeVisible();
