@@ -160,7 +160,8 @@ test.describe("a marketer writes, previews, schedules, renames, unpublishes and 
         await held;
         await route.continue();
       });
-      await page.reload();
+      // Not until "load": a stylesheet linked before it holds the load event, and this one is held.
+      await page.reload({ waitUntil: "domcontentloaded" });
       await expect(page.locator("[data-state]")).toHaveAttribute("data-state", "published");
       const slugField = page.getByLabel("Slug");
       expect(await slugField.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))), "not hydrated yet").toBe(false);
