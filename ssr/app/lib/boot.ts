@@ -9,8 +9,8 @@
 // 1. Once the browser reports the first contentful paint (browsers without the
 //    `paint` observer, or a page that has not painted by its load event plus a
 //    second, a background tab, start at once), it adds the module preloads,
-//    one per task, and then, in a task of its own (on a slow phone each
-//    insertion costs milliseconds), gets ready to start.
+//    one per task (on a slow phone each insertion costs milliseconds), and,
+//    in the second task, without waiting for them all, gets ready to start.
 // 2. The start links the full stylesheet and, once it has loaded, in a task of
 //    its own, runs the module script (React Router's client: hydration). It comes at once when
 //    the inert script says `data-start="paint"` (a signed-in visitor) or a
