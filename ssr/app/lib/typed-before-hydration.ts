@@ -20,3 +20,8 @@ export function takeTyped(name: string): string | undefined {
   typed.delete(name);
   return value;
 }
+
+/** What was typed before hydration into each field of names that has any, once each. */
+export function takeTypedFields<K extends string>(names: readonly K[]): Partial<Record<K, string>> {
+  return Object.fromEntries(names.map((k) => [k, takeTyped(k)]).filter(([, v]) => v !== undefined)) as Partial<Record<K, string>>;
+}

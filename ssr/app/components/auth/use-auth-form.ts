@@ -5,7 +5,7 @@
 // edge sends it back: registration), every field's error and the form's own; the Google and confirmation flows bring
 // their error back as /login?error=<code>.
 import { useEffect, useState, type ChangeEvent, type FormEvent } from "react";
-import { takeTyped } from "~/lib/typed-before-hydration";
+import { takeTypedFields } from "~/lib/typed-before-hydration";
 import { useSearchParams } from "react-router";
 import { useRefusedForm, type FormId } from "~/lib/form-state";
 import { ApiError, messageFor } from "./api";
@@ -38,7 +38,7 @@ export function useAuthForm<K extends string>(form: FormId, initial: Record<K, s
   const [focus] = useState(() => firstError(refusedErrors));
   // What was typed before the page hydrated stays (lib/typed-before-hydration.ts).
   useEffect(() => {
-    const restored = Object.fromEntries(names.map((k) => [k, takeTyped(k)]).filter(([, v]) => v !== undefined)) as Partial<Record<K, string>>;
+    const restored = takeTypedFields(names);
     if (Object.keys(restored).length > 0) setValues((v) => ({ ...v, ...restored }));
     // Once, after the first render: later typing is the state's.
   }, []);

@@ -10,7 +10,7 @@ import { useNavigate, useRevalidator } from "react-router";
 import { ArticleView } from "~/components/content/article-view";
 import { Prose } from "~/components/content/prose";
 import type { FormState } from "~/lib/form-state";
-import { takeTyped } from "~/lib/typed-before-hydration";
+import { takeTypedFields } from "~/lib/typed-before-hydration";
 import { api, FIELD_LABELS, TYPE_LABELS, type Item, type Revision, type TypeSpec } from "~/lib/studio";
 import { Notice } from "./studio-header";
 import { MarkdownInput } from "./markdown-input";
@@ -48,13 +48,12 @@ export function Editor({ spec, item, action, refused, showPreview = false }: Pro
   // What was typed before the page hydrated stays (lib/typed-before-hydration.ts): the editor's
   // state started from the server's values, and a slug typed then was saved as the old one.
   useEffect(() => {
-    const typedSlug = takeTyped("slug");
+    const { slug: typedSlug, body: typedBody } = takeTypedFields(["slug", "body"]);
     if (typedSlug !== undefined) setSlug(typedSlug);
     // The body's textarea keeps its text itself (uncontrolled); the state follows it.
-    const typedBody = takeTyped("body");
     if (typedBody !== undefined) setBody(typedBody);
-    const restored = Object.fromEntries(spec.fields.map((f) => [f.name, takeTyped(f.name)]).filter(([, v]) => v !== undefined));
-    if (Object.keys(restored).length > 0) setFields((v) => ({ ...v, ...restored }));
+    const restored = takeTypedFields(spec.fields.map((f) => f.name));
+    if (Object.keys(restored).length > 0) setFields((v) => ({ ...v, ...(restored as Record<string, string>) }));
     // Once, after the first render: later typing is the state's.
   }, []);
 
